@@ -1,0 +1,38 @@
+# The two commands of the README's quick start, and the tasks behind them.
+#   make demo   imports Samples/ into a demo store, shows it, exports it
+#   make test   runs the whole test suite
+SHELL := /bin/bash
+SWIFT ?= swift
+DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
+
+.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean
+
+deps:
+	@./Scripts/bootstrap.sh
+
+test-deps:
+	@./Scripts/bootstrap.sh --test
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+demo: release
+	@./Scripts/demo.sh "$(DEMO_STORE)"
+
+test: test-deps
+	@./Scripts/check-boundaries.sh
+	@./Scripts/embed-migrations.sh --check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+migrations:
+	./Scripts/embed-migrations.sh
+
+check-boundaries:
+	./Scripts/check-boundaries.sh
+
+clean:
+	rm -rf .build

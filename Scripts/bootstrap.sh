@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what remconv needs to build and test on Debian: the C libraries it links and the
+# peer programs its tests compare against. Does nothing when everything is there already.
+# Uses sudo when not root.
+set -euo pipefail
+
+packages=(libsqlite3-dev libical-dev libxml2-dev pkg-config sqlite3)
+if [ "${1:-}" = "--test" ]; then
+  # Peers the test suite runs against: Taskwarrior, todoman, Python's icalendar.
+  packages+=(taskwarrior todoman python3-icalendar)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "remconv: installing ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 || true
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

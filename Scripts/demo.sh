@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The main job on a fresh demo store: import every sample in Samples/, show what the store
+# holds, export it in every format. Prints where the store and the exports are.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+store="${1:-$PWD/.build/demo/reminders.sqlite}"
+remconv="$(swift build -c release --show-bin-path)/remconv"
+out="$(dirname "$store")/export"
+rm -rf "$(dirname "$store")"
+mkdir -p "$out"
+export REMCONV_STORE="$store"
+
+echo "== demo store: $store"
+for sample in Samples/*/*; do
+  case "$sample" in Samples/vdir/*) continue ;; esac
+  "$remconv" import "$sample"
+done
+if [ -d Samples/vdir ]; then "$remconv" import Samples/vdir --format vdir; fi
+
+echo "== what the store holds"
+if "$remconv" help lists >/dev/null 2>&1; then
+  "$remconv" lists
+else
+  "$remconv" export --format jsonl | cut -c1-120
+fi
+
+echo "== exports in $out"
+for format in $("$remconv" formats | awk '$2 ~ /write/ {print $1}'); do
+  case "$format" in
+    vdir) "$remconv" export --format vdir -o "$out/vdir" --force ;;
+    *) "$remconv" export --format "$format" -o "$out/reminders.${format//:/-}" --force ;;
+  esac
+done
+ls -l "$out"

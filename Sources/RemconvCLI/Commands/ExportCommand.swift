@@ -1,0 +1,54 @@
+import RemconvCore
+
+/// `remconv export`: writes the store in a format, to stdout or a file.
+struct ExportCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "export",
+    abstract: "Export the store's lists and reminders in a format.",
+    discussion: """
+      Writes to standard output unless -o is given. A file is written beside its target and
+      moved into place when complete; an existing file is replaced only with --force.
+      """,
+    options: [
+      .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),
+      .option("list", value: "name", help: "Only this list; repeat for several.", repeatable: true),
+      .option("output", short: "o", value: "file", help: "Write here instead of standard output (- for stdout)."),
+      .flag("force", help: "Replace an existing output file."),
+      .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
+      .option("delimiter", value: "char", help: "The CSV delimiter.", defaultValue: "comma"),
+    ],
+    examples: ["remconv export --format csv -o reminders.csv", "remconv export --format ics --list Groceries"])
+
+  let arguments: ParsedArguments
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    if let extra = arguments.positional(0) { throw .unexpectedArgument(extra) }
+    self.arguments = arguments
+  }
+
+  func run(_ context: CommandContext) throws -> ExitStatus {
+    let format = try FormatSelection.writerFormat(arguments.value("format"), output: arguments.value("output"), fallback: "json")
+    guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames) }
+    let store = try context.openStore()
+    defer { store.close() }
+    let diagnostics = DiagnosticLog()
+    diagnostics.onReport = { context.report($0) }
+    let destination = try OutputDestination(
+      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
+    var writerOptions = WriterOptions()
+    writerOptions.now = context.now
+    writerOptions.excel = arguments.flag("excel")
+    writerOptions.force = arguments.flag("force")
+    if let delimiter = arguments.value("delimiter") { writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter) }
+    let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
+    var options = Exporter.Options()
+    options.lists = arguments.values("list")
+    let count = try Exporter.run(from: store, to: writer, options: options, progress: context.progress("exporting"))
+    context.endProgress()
+    try destination.commit()
+    if !context.isQuiet, let path = arguments.value("output"), path != "-" {
+      context.io.printError("remconv: exported \(count) reminder\(count == 1 ? "" : "s") to \(path)")
+    }
+    return .ok
+  }
+}

@@ -1,0 +1,87 @@
+/// Where in an input something was found.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+  /// The input's name as the user gave it (`<stdin>` for standard input).
+  public var file: String
+  /// 1-based line (for CSV: the physical line the record starts on), when known.
+  public var line: Int?
+  /// 1-based column, when known.
+  public var column: Int?
+
+  public init(file: String, line: Int? = nil, column: Int? = nil) {
+    self.file = file
+    self.line = line
+    self.column = column
+  }
+
+  /// `file:line:column`, omitting what is unknown.
+  public var description: String {
+    var text = file
+    if let line {
+      text += ":\(line)"
+      if let column { text += ":\(column)" }
+    }
+    return text
+  }
+}
+
+/// A warning or error about one item of an input or the store.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+  public enum Severity: String, Sendable, Comparable {
+    case warning, error
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool {
+      lhs == .warning && rhs == .error
+    }
+  }
+
+  public var severity: Severity
+  /// A short stable code, such as `bad-priority` or `orphan-parent`.
+  public var code: String
+  public var message: String
+  public var location: SourceLocation?
+  /// The UID of the item concerned, when known.
+  public var uid: String?
+
+  public init(
+    _ severity: Severity, code: String, _ message: String, at location: SourceLocation? = nil,
+    uid: String? = nil
+  ) {
+    self.severity = severity
+    self.code = code
+    self.message = message
+    self.location = location
+    self.uid = uid
+  }
+
+  /// `file:line: warning: message (UID …) [code]`.
+  public var description: String {
+    var text = ""
+    if let location { text += "\(location): " }
+    text += "\(severity.rawValue): \(message)"
+    if let uid { text += " (UID \(uid))" }
+    text += " [\(code)]"
+    return text
+  }
+}
+
+/// Collects the diagnostics of one run. Readers and the merge engine report here; the CLI
+/// prints them and `--strict` turns warnings into a failure.
+public final class DiagnosticLog {
+  public private(set) var entries: [Diagnostic] = []
+  /// Called for each diagnostic as it is reported, so a long import shows them as it goes.
+  public var onReport: ((Diagnostic) -> Void)?
+
+  public init() {}
+
+  public func report(_ diagnostic: Diagnostic) {
+    entries.append(diagnostic)
+    onReport?(diagnostic)
+  }
+
+  public func warning(_ code: String, _ message: String, at location: SourceLocation? = nil, uid: String? = nil) {
+    report(Diagnostic(.warning, code: code, message, at: location, uid: uid))
+  }
+
+  public var warningCount: Int { entries.count { $0.severity == .warning } }
+  public var errorCount: Int { entries.count { $0.severity == .error } }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Something a reader found in its source, in source order.
+public enum SourceRecord: Sendable {
+  /// A list. Readers emit a list before the reminders that name it in `listID`.
+  case list(ReminderList)
+  /// A reminder. An empty `listID` means the source names no list: the reminder goes to the
+  /// import's default list (`--list`, else the file's base name).
+  case reminder(Reminder, SourceLocation)
+  /// A component that is not a reminder (an iCalendar VEVENT, ...): counted, not imported.
+  case skipped(kind: String, SourceLocation)
+  /// An item the reader could not turn into a reminder. Any rejected item fails the import
+  /// (nothing is written), and every one is listed in the report.
+  case rejected(reason: String, SourceLocation, uid: String?)
+}
+
+/// Reads one source as a stream of records, holding at most one item in memory.
+///
+/// A reader throws `RemconvError.malformedInput` (with the line) for broken structure and
+/// reports recoverable problems as warnings to the context's diagnostics.
+public protocol ReminderReader: AnyObject {
+  func next() throws -> SourceRecord?
+}
+
+/// How a writer wants its input.
+public enum WriterInputOrder: Sendable {
+  /// One list at a time (`beginList` … `endList`), parents before their subtasks.
+  case groupedByList
+  /// Reminders in any order, each with its list (row formats such as CSV and JSON Lines).
+  case anyOrder
+}
+
+/// Writes lists and reminders in one format.
+public protocol ReminderWriter: AnyObject {
+  static var inputOrder: WriterInputOrder { get }
+  /// Starts a list (grouped writers; row writers may ignore it).
+  func beginList(_ list: ReminderList) throws
+  /// Writes a reminder of `list` at `depth` of subtask nesting (0 for top level).
+  func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws
+  func endList(_ list: ReminderList) throws
+  /// Completes the document. Nothing is final before this returns.
+  func finish() throws
+}
+
+extension ReminderWriter {
+  public func beginList(_ list: ReminderList) throws {}
+  public func endList(_ list: ReminderList) throws {}
+}
+
+/// Options the command line passes to readers.
+public struct ReaderOptions: Sendable {
+  /// `--delimiter` for CSV.
+  public var delimiter: UInt8?
+  /// `--strict`: warnings become errors.
+  public var strict = false
+  /// The zone used to interpret sources that need one (the machine's by default).
+  public var timeZone: TimeZone = .current
+  /// `--list`: the list every reminder goes to. Readers may use it to name a list.
+  public var listName: String?
+
+  public init() {}
+}
+
+/// What a reader works with.
+public struct ReaderContext {
+  public var source: InputSource
+  public var diagnostics: DiagnosticLog
+  public var options: ReaderOptions
+
+  /// A reader already opened on the source (standard input after format detection peeked it).
+  public var preopened: ByteReader?
+
+  public init(
+    source: InputSource, diagnostics: DiagnosticLog, options: ReaderOptions = ReaderOptions(),
+    preopened: ByteReader? = nil
+  ) {
+    self.source = source
+    self.diagnostics = diagnostics
+    self.options = options
+    self.preopened = preopened
+  }
+
+  /// The bytes of the source.
+  public func openByteReader() throws(RemconvError) -> ByteReader {
+    if let preopened { return preopened }
+    return try source.openReader()
+  }
+
+  public func location(line: Int? = nil, column: Int? = nil) -> SourceLocation {
+    SourceLocation(file: source.displayName, line: line, column: column)
+  }
+}
+
+/// Where a writer writes.
+public enum OutputTarget {
+  case stream(ByteWriter)
+  /// A folder, for formats stored as one file per item (vdir).
+  case directory(String)
+
+  public var stream: ByteWriter? {
+    if case .stream(let writer) = self { return writer }
+    return nil
+  }
+}
+
+/// Options the command line passes to writers.
+public struct WriterOptions: Sendable {
+  /// The time written where a format wants the time of writing (iCalendar `DTSTAMP`). Fixed in
+  /// tests for golden files.
+  public var now: Date = Date()
+  /// `--excel` for CSV: a BOM, CRLF, and cells that cannot run as formulas.
+  public var excel = false
+  /// `--delimiter` for CSV.
+  public var delimiter: UInt8 = UInt8(ascii: ",")
+  /// `--force`: replace existing files (vdir items).
+  public var force = false
+
+  public init() {}
+}
+
+/// What a writer works with.
+public struct WriterContext {
+  public var target: OutputTarget
+  public var diagnostics: DiagnosticLog
+  public var options: WriterOptions
+
+  public init(target: OutputTarget, diagnostics: DiagnosticLog, options: WriterOptions = WriterOptions()) {
+    self.target = target
+    self.diagnostics = diagnostics
+    self.options = options
+  }
+
+  /// The stream to write to, or an error for folder targets given to a stream format.
+  public func requireStream(_ format: String) throws(RemconvError) -> ByteWriter {
+    guard let stream = target.stream else {
+      throw .cannotCreateOutput("\(format) writes a single file, not a folder")
+    }
+    return stream
+  }
+}

@@ -1,0 +1,121 @@
+/// `--format jsonl`: one reminder per line, each carrying its list, for streaming pipelines.
+///
+/// A line is a reminder object (the keys of `--format json`) plus `list` (the list's name) and
+/// `listId`, `listSymbol`, `listColor`, `listCreatedAt`. An empty list has no line to ride on:
+/// the writer reports it.
+public enum JSONLinesFormat {
+  static let listKeys = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
+
+  public static let descriptor = FormatDescriptor(
+    name: "jsonl", summary: "JSON Lines: one reminder per line with its list", extensions: ["jsonl", "ndjson"],
+    isDirectory: false,
+    makeReader: { context in try Reader(context: context) },
+    makeWriter: { context in try Writer(context: context) },
+    sniff: { head in
+      let text = String(decoding: head, as: UTF8.self)
+      guard let firstLine = text.split(separator: "\n").first else { return false }
+      return firstLine.hasPrefix("{") && firstLine.contains("\"list\"") && firstLine.contains("\"title\"")
+    })
+
+  final class Reader: ReminderReader {
+    private let context: ReaderContext
+    private let bytes: ByteReader
+    private let derivedIDs = DerivedIDGenerator()
+    private var lineNumber = 0
+    private var knownLists: [String: String] = [:]  // list key → list id
+    private var pending: SourceRecord?
+
+    init(context: ReaderContext) throws {
+      self.context = context
+      bytes = try context.openByteReader()
+    }
+
+    func next() throws -> SourceRecord? {
+      if let pending {
+        self.pending = nil
+        return pending
+      }
+      while let line = try bytes.readLine() {
+        lineNumber += 1
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        let location = context.location(line: lineNumber)
+        let parser = JSONParser(reader: ByteReader(bytes: line, name: context.source.displayName))
+        let value: JSONValue
+        do {
+          value = try parser.parseValue()
+          if try parser.peekToken() != nil { throw parser.error("unexpected text after the object") }
+        } catch RemconvError.malformedInput(let message, let inner, _) {
+          throw RemconvError.malformedInput(
+            message, at: SourceLocation(file: location.file, line: lineNumber, column: inner.column))
+        }
+        guard case .object(var members) = value else {
+          throw RemconvError.malformedInput("a JSON Lines record must be an object", at: location)
+        }
+        let listName = members["list"]?.stringValue ?? context.source.baseName ?? "Reminders"
+        let listKey = members["listId"]?.stringValue ?? "name:" + ListName.key(for: listName)
+        var newList: ReminderList?
+        let listID: String
+        if let known = knownLists[listKey] {
+          listID = known
+        } else {
+          var listMembers: [String: JSONValue] = ["name": .string(listName)]
+          for (key, target) in [("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
+                                ("listCreatedAt", "createdAt"), ("listExtra", "extra")] {
+            if let value = members[key] { listMembers[target] = value }
+          }
+          let list = ReminderJSON.decodeList(
+            listMembers, fallbackName: listName, at: location, diagnostics: context.diagnostics)
+          knownLists[listKey] = list.id
+          listID = list.id
+          newList = list
+        }
+        for key in JSONLinesFormat.listKeys { members.removeValue(forKey: key) }
+        let reminder = ReminderJSON.decodeReminder(
+          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+        if let newList {
+          pending = .reminder(reminder, location)
+          return .list(newList)
+        }
+        return .reminder(reminder, location)
+      }
+      return nil
+    }
+  }
+
+  final class Writer: ReminderWriter {
+    static let inputOrder = WriterInputOrder.anyOrder
+    private let output: ByteWriter
+    private let diagnostics: DiagnosticLog
+    /// Lists announced with `beginList`, in order, and those that got a line.
+    private var announced: [ReminderList] = []
+    private var written: Set<String> = []
+
+    init(context: WriterContext) throws {
+      output = try context.requireStream("jsonl")
+      diagnostics = context.diagnostics
+    }
+
+    func beginList(_ list: ReminderList) throws { announced.append(list) }
+
+    func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
+      if written.count < announced.count { written.insert(list.id) }
+      let listMembers: [(String, String)] = [
+        ("list", JSONText.quoted(list.name)),
+        ("listId", JSONText.quoted(list.id)),
+        ("listSymbol", JSONText.quoted(list.symbol)),
+        ("listColor", ReminderJSON.string(list.color)),
+        ("listCreatedAt", ReminderJSON.string(list.createdAt?.description)),
+      ] + (list.extra.isEmpty ? [] : [("listExtra", JSONText.encode(.object(list.extra)))])
+      try output.write(ReminderJSON.object(listMembers + ReminderJSON.reminderMembers(reminder)))
+      try output.write(byte: 0x0A)
+    }
+
+    func finish() throws {
+      for list in announced where !written.contains(list.id) {
+        diagnostics.warning(
+          "cannot-carry", "JSON Lines cannot carry the empty list '\(list.name)': it is not written", uid: list.id)
+      }
+      try output.flush()
+    }
+  }
+}

@@ -1,0 +1,220 @@
+/// `--format json`: remconv's own document, lists holding their reminders.
+///
+/// ```json
+/// {"format":"remconv","version":1,"lists":[{"id":…,"name":…,"reminders":[{…}]}]}
+/// ```
+/// The reader streams: it holds one reminder at a time, unless a list object puts its
+/// `reminders` before both its `id` and `name` (then that list's reminders wait for them).
+public enum RemconvJSONFormat {
+  public static let formatName = "remconv"
+  public static let version = 1
+
+  public static let descriptor = FormatDescriptor(
+    name: "json", summary: "remconv's JSON document (lists with their reminders)", extensions: ["json"],
+    isDirectory: false,
+    makeReader: { context in try Reader(context: context) },
+    makeWriter: { context in try Writer(context: context) },
+    sniff: { head in
+      let text = String(decoding: head, as: UTF8.self)
+      return text.drop { $0.isWhitespace }.hasPrefix("{") && text.contains("\"remconv\"")
+    })
+
+  final class Reader: ReminderReader {
+    private let context: ReaderContext
+    private let parser: JSONParser
+    private let derivedIDs = DerivedIDGenerator()
+    private var pending: [SourceRecord] = []
+
+    /// Where the parser stands in the document.
+    private enum State {
+      case start
+      /// Inside `"lists": [`, before a list object or `]`.
+      case lists(first: Bool)
+      /// Inside a list object, before a member or `}`.
+      case listMembers(first: Bool)
+      /// Inside a list's `"reminders": [`, before a reminder or `]`.
+      case reminders(first: Bool)
+      case done
+    }
+    private var state = State.start
+    private var listMembers: [String: JSONValue] = [:]
+    private var listLocation = SourceLocation(file: "")
+    private var currentList: ReminderList?
+    /// Reminders met before their list's `id` and `name` (only when a producer orders keys so).
+    private var waiting: [([String: JSONValue], SourceLocation)] = []
+
+    init(context: ReaderContext) throws {
+      self.context = context
+      parser = JSONParser(reader: try context.openByteReader())
+    }
+
+    func next() throws -> SourceRecord? {
+      while true {
+        if !pending.isEmpty { return pending.removeFirst() }
+        switch state {
+        case .start:
+          try readHeader()
+        case .lists(let first):
+          if try parser.consume(UInt8(ascii: "]")) {
+            try finishDocument()
+            continue
+          }
+          if !first { try parser.expect(UInt8(ascii: ","), "',' or ']' after a list") }
+          listLocation = parser.location
+          try parser.expect(UInt8(ascii: "{"), "a list object")
+          listMembers = [:]
+          currentList = nil
+          waiting = []
+          state = .listMembers(first: true)
+        case .listMembers(let first):
+          if try parser.consume(UInt8(ascii: "}")) {
+            let list = emitListIfNeeded()
+            for (object, location) in waiting {
+              pending.append(.reminder(decode(object, list: list, location), location))
+            }
+            waiting = []
+            state = .lists(first: false)
+            continue
+          }
+          if !first { try parser.expect(UInt8(ascii: ","), "',' or '}' in a list") }
+          let key = try parser.parseString()
+          try parser.expect(UInt8(ascii: ":"), "':'")
+          if key == "reminders" {
+            if listMembers["name"] != nil || listMembers["id"] != nil { _ = emitListIfNeeded() }
+            try parser.expect(UInt8(ascii: "["), "an array of reminders")
+            state = .reminders(first: true)
+          } else {
+            listMembers[key] = try parser.parseValue(depth: 2)
+            state = .listMembers(first: false)
+          }
+        case .reminders(let first):
+          if try parser.consume(UInt8(ascii: "]")) {
+            state = .listMembers(first: false)
+            continue
+          }
+          if !first { try parser.expect(UInt8(ascii: ","), "',' or ']' after a reminder") }
+          state = .reminders(first: false)
+          let location = parser.location
+          guard case .object(let object) = try parser.parseValue(depth: 3) else {
+            throw RemconvError.malformedInput("a reminder must be a JSON object", at: location)
+          }
+          if let list = currentList {
+            return .reminder(decode(object, list: list, location), location)
+          }
+          waiting.append((object, location))
+        case .done:
+          return nil
+        }
+      }
+    }
+
+    /// Queues the current list once and returns it.
+    private func emitListIfNeeded() -> ReminderList {
+      if let currentList { return currentList }
+      let list = ReminderJSON.decodeList(
+        listMembers, fallbackName: context.source.baseName ?? "Reminders", at: listLocation,
+        diagnostics: context.diagnostics)
+      currentList = list
+      pending.append(.list(list))
+      return list
+    }
+
+    /// Reads `{` and the members before `lists`, leaving the parser inside the lists array.
+    private func readHeader() throws {
+      if try parser.peekToken() == nil { throw parser.error("the input is empty") }
+      try parser.expect(UInt8(ascii: "{"), "a JSON object")
+      var sawFormat = false
+      var first = true
+      while true {
+        if try parser.consume(UInt8(ascii: "}")) {
+          if !sawFormat { throw parser.error("not a remconv document (no \"format\": \"remconv\")") }
+          try expectEnd()
+          state = .done
+          return
+        }
+        if !first { try parser.expect(UInt8(ascii: ","), "',' or '}'") }
+        first = false
+        let key = try parser.parseString()
+        try parser.expect(UInt8(ascii: ":"), "':'")
+        switch key {
+        case "format":
+          let value = try parser.parseValue()
+          guard value.stringValue == formatName else {
+            throw parser.error("\"format\" is \(JSONText.encode(value)), not \"remconv\"")
+          }
+          sawFormat = true
+        case "version":
+          let value = try parser.parseValue()
+          guard let number = value.intValue, number <= version else {
+            throw parser.error("version \(JSONText.encode(value)) is newer than this remconv reads (\(version))")
+          }
+        case "lists":
+          guard sawFormat else { throw parser.error("\"format\": \"remconv\" must come before \"lists\"") }
+          try parser.expect(UInt8(ascii: "["), "an array of lists")
+          state = .lists(first: true)
+          return
+        default:
+          _ = try parser.parseValue()
+        }
+      }
+    }
+
+    /// After the lists array: any further members, then `}` and the end of input.
+    private func finishDocument() throws {
+      while try parser.consume(UInt8(ascii: ",")) {
+        _ = try parser.parseString()
+        try parser.expect(UInt8(ascii: ":"), "':'")
+        _ = try parser.parseValue()
+      }
+      try parser.expect(UInt8(ascii: "}"), "'}' at the end of the document")
+      try expectEnd()
+      state = .done
+    }
+
+    private func expectEnd() throws {
+      if try parser.peekToken() != nil { throw parser.error("unexpected text after the document") }
+    }
+
+    private func decode(_ object: [String: JSONValue], list: ReminderList, _ location: SourceLocation) -> Reminder {
+      ReminderJSON.decodeReminder(
+        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+    }
+  }
+
+  final class Writer: ReminderWriter {
+    static let inputOrder = WriterInputOrder.groupedByList
+    private let output: ByteWriter
+    private var listCount = 0
+    private var reminderCountInList = 0
+
+    init(context: WriterContext) throws {
+      output = try context.requireStream("json")
+      try output.write("{\n  \"format\": \"\(formatName)\",\n  \"version\": \(version),\n  \"lists\": [")
+    }
+
+    func beginList(_ list: ReminderList) throws {
+      try output.write(listCount == 0 ? "\n    {\n" : ",\n    {\n")
+      listCount += 1
+      reminderCountInList = 0
+      for (key, value) in ReminderJSON.listMembers(list) {
+        try output.write("      \(JSONText.quoted(key)): \(value),\n")
+      }
+      try output.write("      \"reminders\": [")
+    }
+
+    func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
+      try output.write(reminderCountInList == 0 ? "\n        " : ",\n        ")
+      reminderCountInList += 1
+      try output.write(ReminderJSON.object(ReminderJSON.reminderMembers(reminder)))
+    }
+
+    func endList(_ list: ReminderList) throws {
+      try output.write(reminderCountInList == 0 ? "]\n    }" : "\n      ]\n    }")
+    }
+
+    func finish() throws {
+      try output.write(listCount == 0 ? "]\n}\n" : "\n  ]\n}\n")
+      try output.flush()
+    }
+  }
+}

@@ -1,0 +1,190 @@
+/// The JSON form of lists and reminders: the public contract of `--format json` and `jsonl`,
+/// also used for the values of remconv's own CSV.
+public enum ReminderJSON {
+  /// Reminder keys, in the order they are written.
+  public static let reminderKeys = [
+    "id", "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "dueTimeZone",
+    "priority", "parentId", "tags", "url", "createdAt", "editedAt", "extra",
+  ]
+  /// List keys, in the order they are written (`reminders` follows in `json`).
+  public static let listKeys = ["id", "name", "symbol", "color", "createdAt", "extra"]
+
+  static func string(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
+
+  /// The members of a reminder object, in contract order, as `"key":value` texts.
+  public static func reminderMembers(_ reminder: Reminder) -> [(String, String)] {
+    [
+      ("id", JSONText.quoted(reminder.id)),
+      ("title", JSONText.quoted(reminder.title)),
+      ("notes", JSONText.quoted(reminder.notes)),
+      ("isDone", reminder.isDone ? "true" : "false"),
+      ("completedAt", string(reminder.completedAt?.description)),
+      ("flagged", reminder.flagged ? "true" : "false"),
+      ("dueDate", string(reminder.dueDate?.isoText)),
+      ("dueTimeZone", string(reminder.dueDate?.timeZoneIdentifier)),
+      ("priority", JSONText.quoted(reminder.priority.rawValue)),
+      ("parentId", string(reminder.parentID)),
+      ("tags", JSONText.encode(.array(reminder.tags.map(JSONValue.string)))),
+      ("url", string(reminder.url)),
+      ("createdAt", string(reminder.createdAt?.description)),
+      ("editedAt", string(reminder.editedAt?.description)),
+      ("extra", JSONText.encode(.object(reminder.extra))),
+    ]
+  }
+
+  public static func listMembers(_ list: ReminderList) -> [(String, String)] {
+    [
+      ("id", JSONText.quoted(list.id)),
+      ("name", JSONText.quoted(list.name)),
+      ("symbol", JSONText.quoted(list.symbol)),
+      ("color", string(list.color)),
+      ("createdAt", string(list.createdAt?.description)),
+      ("extra", JSONText.encode(.object(list.extra))),
+    ]
+  }
+
+  static func object(_ members: [(String, String)]) -> String {
+    "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+  }
+
+  /// Reads a list object's members (not `reminders`). Unknown keys go to `extra.json`.
+  static func decodeList(
+    _ members: [String: JSONValue], fallbackName: String, at location: SourceLocation, diagnostics: DiagnosticLog
+  ) -> ReminderList {
+    var decoder = FieldDecoder(members: members, location: location, uid: nil, diagnostics: diagnostics)
+    let name = decoder.string("name") ?? fallbackName
+    let id = decoder.string("id") ?? StableID.derived(["list", ListName.key(for: name)])
+    decoder.uid = id
+    var color: String?
+    if let text = decoder.string("color") {
+      color = ListColor.normalized(text)
+      if color == nil { decoder.invalid("color", .string(text), "'\(text)' is not a #RRGGBB colour") }
+    }
+    let list = ReminderList(
+      id: id, name: name, symbol: decoder.string("symbol") ?? ReminderList.defaultSymbol, color: color,
+      createdAt: decoder.timestamp("createdAt"), extra: decoder.object("extra"))
+    var result = list
+    result.extra = decoder.finish(known: Set(listKeys + ["reminders"]), extra: list.extra)
+    return result
+  }
+
+  /// Reads a reminder object. Values of the wrong type or shape are warnings and are kept in
+  /// `extra.invalid`; unknown keys are kept in `extra.json`.
+  public static func decodeReminder(
+    _ members: [String: JSONValue], listID: String, at location: SourceLocation,
+    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, ignoring: Set<String> = []
+  ) -> Reminder {
+    var decoder = FieldDecoder(
+      members: members, location: location, uid: members["id"]?.stringValue, diagnostics: diagnostics)
+    let title = decoder.string("title") ?? ""
+    var due: DueDate?
+    if let text = decoder.string("dueDate") {
+      let zone = decoder.string("dueTimeZone")
+      do {
+        due = try DueDate(isoText: text, timeZone: zone)
+      } catch {
+        decoder.invalid("dueDate", .string(text), "dueDate: \(error)")
+        if let zone { decoder.invalid("dueTimeZone", .string(zone), nil) }
+      }
+    } else if let zone = decoder.string("dueTimeZone") {
+      decoder.invalid("dueTimeZone", .string(zone), "dueTimeZone without a dueDate")
+    }
+    var priority = Priority.none
+    if let text = decoder.string("priority") {
+      if let value = Priority(rawValue: text.lowercased()) {
+        priority = value
+      } else {
+        decoder.invalid("priority", .string(text), "'\(text)' is not a priority (none, low, medium, high)")
+      }
+    }
+    let parentID = decoder.string("parentId")
+    let id = decoder.string("id") ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
+    var reminder = Reminder(
+      id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string("notes") ?? "",
+      isDone: decoder.bool("isDone") ?? false, completedAt: decoder.timestamp("completedAt"),
+      flagged: decoder.bool("flagged") ?? false, dueDate: due, priority: priority,
+      tags: decoder.strings("tags"), url: decoder.string("url"), createdAt: decoder.timestamp("createdAt"),
+      editedAt: decoder.timestamp("editedAt"))
+    reminder.extra = decoder.finish(known: Set(reminderKeys).union(ignoring), extra: decoder.object("extra"))
+    return reminder
+  }
+}
+
+/// Reads typed members of a JSON object, reporting and keeping what does not fit.
+struct FieldDecoder {
+  let members: [String: JSONValue]
+  let location: SourceLocation
+  var uid: String?
+  let diagnostics: DiagnosticLog
+  private var invalidValues: [String: JSONValue] = [:]
+
+  init(members: [String: JSONValue], location: SourceLocation, uid: String?, diagnostics: DiagnosticLog) {
+    self.members = members
+    self.location = location
+    self.uid = uid
+    self.diagnostics = diagnostics
+  }
+
+  mutating func invalid(_ key: String, _ value: JSONValue, _ message: String?) {
+    invalidValues[key] = value
+    if let message {
+      diagnostics.warning("invalid-value", "\(message) (kept in extra.invalid)", at: location, uid: uid)
+    }
+  }
+
+  mutating func string(_ key: String) -> String? {
+    guard let value = members[key], !value.isNull else { return nil }
+    if let text = value.stringValue { return text }
+    invalid(key, value, "\(key) should be a string")
+    return nil
+  }
+
+  mutating func bool(_ key: String) -> Bool? {
+    guard let value = members[key], !value.isNull else { return nil }
+    if let flag = value.boolValue { return flag }
+    invalid(key, value, "\(key) should be true or false")
+    return nil
+  }
+
+  mutating func timestamp(_ key: String) -> Timestamp? {
+    guard let text = string(key) else { return nil }
+    if let value = Timestamp(iso: text) { return value }
+    invalid(key, .string(text), "\(key): '\(text)' is not an ISO 8601 instant with a zone")
+    return nil
+  }
+
+  mutating func strings(_ key: String) -> [String] {
+    guard let value = members[key], !value.isNull else { return [] }
+    guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+      invalid(key, value, "\(key) should be an array of strings")
+      return []
+    }
+    return items.compactMap(\.stringValue)
+  }
+
+  mutating func object(_ key: String) -> [String: JSONValue] {
+    guard let value = members[key], !value.isNull else { return [:] }
+    guard let object = value.objectValue else {
+      invalid(key, value, "\(key) should be an object")
+      return [:]
+    }
+    return object
+  }
+
+  /// `extra` with unknown members under `json` and rejected values under `invalid`.
+  func finish(known: Set<String>, extra: [String: JSONValue]) -> [String: JSONValue] {
+    var result = extra
+    let unknown = members.filter { !known.contains($0.key) }
+    if !unknown.isEmpty {
+      var bag = result["json"]?.objectValue ?? [:]
+      bag.merge(unknown) { _, new in new }
+      result["json"] = .object(bag)
+    }
+    if !invalidValues.isEmpty {
+      var bag = result["invalid"]?.objectValue ?? [:]
+      bag.merge(invalidValues) { _, new in new }
+      result["invalid"] = .object(bag)
+    }
+    return result
+  }
+}

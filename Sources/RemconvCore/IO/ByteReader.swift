@@ -1,0 +1,174 @@
+import Foundation
+
+/// A buffered reader of bytes from a file descriptor, for the streaming format readers.
+///
+/// Formats parse bytes, not `Character`s: Swift treats `"\r\n"` as one Character, and a
+/// byte-level parser is both correct and fast. Memory stays at one buffer whatever the size
+/// of the input.
+public final class ByteReader {
+  public static let bufferSize = 1 << 16
+
+  public let name: String
+  private let descriptor: Int32
+  private let ownsDescriptor: Bool
+  private var buffer: [UInt8]
+  private var position = 0
+  private var count = 0
+  private var reachedEnd = false
+  /// Bytes consumed before the current buffer, for offsets in messages.
+  public private(set) var consumedBefore = 0
+
+  public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
+    self.descriptor = fileDescriptor
+    self.name = name
+    self.ownsDescriptor = ownsDescriptor
+    self.buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+  }
+
+  /// A reader over in-memory bytes (tests, and inputs already in memory).
+  public init(bytes: [UInt8], name: String) {
+    self.descriptor = -1
+    self.ownsDescriptor = false
+    self.name = name
+    self.buffer = bytes
+    self.count = bytes.count
+    self.reachedEnd = true
+  }
+
+  deinit {
+    if ownsDescriptor { close(descriptor) }
+  }
+
+  public static func open(path: String) throws(RemconvError) -> ByteReader {
+    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let reason = String(cString: strerror(errno))
+      throw .inputMissing("\(path): \(reason.lowercased())")
+    }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+      Foundation.close(descriptor)
+      throw .invalidInput("\(path): is a directory, not a file")
+    }
+    return ByteReader(fileDescriptor: descriptor, name: path, ownsDescriptor: true)
+  }
+
+  /// The offset of the next byte from the start of the input.
+  public var offset: Int { consumedBefore + position }
+
+  /// The next byte without consuming it.
+  @inline(__always)
+  public func peek() throws(RemconvError) -> UInt8? {
+    if position < count { return buffer[position] }
+    guard try refill() else { return nil }
+    return buffer[position]
+  }
+
+  /// The next byte.
+  @inline(__always)
+  public func next() throws(RemconvError) -> UInt8? {
+    if position < count {
+      defer { position += 1 }
+      return buffer[position]
+    }
+    guard try refill() else { return nil }
+    defer { position += 1 }
+    return buffer[position]
+  }
+
+  /// Reads one line, without its terminator. A line ends at LF, CRLF or a lone CR. Nil at the
+  /// end of input. A line longer than `limit` bytes is an error, not an allocation.
+  public func readLine(limit: Int = InputLimits.maximumLineLength) throws(RemconvError) -> [UInt8]? {
+    var line: [UInt8] = []
+    var sawAnything = false
+    while true {
+      if position >= count {
+        guard try refill() else { return sawAnything ? line : nil }
+      }
+      sawAnything = true
+      // Scan the buffer for the next terminator in one go.
+      let start = position
+      var end = start
+      while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+      line.append(contentsOf: buffer[start..<end])
+      position = end
+      if line.count > limit {
+        throw .invalidInput("\(name): a line is longer than the limit of \(limit) bytes")
+      }
+      if end < count {
+        let terminator = buffer[end]
+        position += 1
+        if terminator == 0x0D, try peek() == 0x0A { position += 1 }
+        return line
+      }
+    }
+  }
+
+  /// Reads everything that is left (bounded by `limit`).
+  public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
+    var result: [UInt8] = []
+    while true {
+      if position < count {
+        result.append(contentsOf: buffer[position..<count])
+        position = count
+      }
+      if result.count > limit {
+        throw .invalidInput("\(name): larger than the limit of \(limit) bytes")
+      }
+      guard try refill() else { return result }
+    }
+  }
+
+  /// The first `length` bytes of the input, without consuming them (for format detection).
+  /// Only valid before anything was read.
+  public func peekPrefix(_ length: Int) throws(RemconvError) -> [UInt8] {
+    precondition(consumedBefore == 0 && position == 0, "peekPrefix after reading")
+    while count < min(length, buffer.count), !reachedEnd {
+      let received = buffer.withUnsafeMutableBytes { raw in
+        read(descriptor, raw.baseAddress.map { $0 + count }, raw.count - count)
+      }
+      if received < 0 {
+        if errno == EINTR { continue }
+        throw .ioFailure("\(name): read failed: \(String(cString: strerror(errno)).lowercased())")
+      }
+      if received == 0 { reachedEnd = true } else { count += received }
+    }
+    return Array(buffer[0..<min(count, length)])
+  }
+
+  private func refill() throws(RemconvError) -> Bool {
+    guard !reachedEnd else { return false }
+    consumedBefore += count
+    position = 0
+    count = 0
+    while true {
+      let received = buffer.withUnsafeMutableBytes { raw in
+        read(descriptor, raw.baseAddress, raw.count)
+      }
+      if received < 0 {
+        if errno == EINTR { continue }
+        let reason = String(cString: strerror(errno))
+        throw .ioFailure("\(name): read failed: \(reason.lowercased())")
+      }
+      if received == 0 {
+        reachedEnd = true
+        return false
+      }
+      count = received
+      return true
+    }
+  }
+}
+
+/// Limits that protect remconv from hostile input; hitting one is an error naming the input.
+public enum InputLimits {
+  /// The longest physical line a line-based reader accepts (iCalendar, JSON Lines).
+  public static let maximumLineLength = 16 << 20
+  /// The largest single field, value or string (a CSV cell, a JSON string, an unfolded
+  /// iCalendar property).
+  public static let maximumFieldSize = 16 << 20
+  /// The deepest nesting of JSON containers, OPML outlines or iCalendar components.
+  public static let maximumNestingDepth = 256
+  /// The largest document read whole (formats that cannot stream a part, e.g. a vdir item).
+  public static let maximumDocumentSize = 64 << 20
+}

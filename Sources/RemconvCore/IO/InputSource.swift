@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where an import or conversion reads from.
+public enum InputSource: Sendable {
+  case file(String)
+  case standardInput
+  /// A folder, for formats stored as one file per item (vdir).
+  case directory(String)
+
+  /// `-` is standard input; a folder is a directory source; anything else is a file.
+  public static func resolve(_ argument: String) throws(RemconvError) -> InputSource {
+    if argument == "-" { return .standardInput }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+      throw .inputMissing("\(argument): no such file or directory")
+    }
+    return isDirectory.boolValue ? .directory(argument) : .file(argument)
+  }
+
+  /// The name used in messages.
+  public var displayName: String {
+    switch self {
+    case .file(let path), .directory(let path): path
+    case .standardInput: "<stdin>"
+    }
+  }
+
+  /// The file's base name without extension: the default list name for sources without one.
+  public var baseName: String? {
+    switch self {
+    case .file(let path), .directory(let path):
+      let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      return name.isEmpty ? nil : name
+    case .standardInput: return nil
+    }
+  }
+
+  /// The lower-cased extension, if any.
+  public var fileExtension: String? {
+    guard case .file(let path) = self else { return nil }
+    let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+    return ext.isEmpty ? nil : ext
+  }
+
+  /// A byte reader over a file or standard input.
+  public func openReader() throws(RemconvError) -> ByteReader {
+    switch self {
+    case .standardInput:
+      return ByteReader(fileDescriptor: 0, name: displayName, ownsDescriptor: false)
+    case .file(let path):
+      return try ByteReader.open(path: path)
+    case .directory(let path):
+      throw .invalidInput("\(path): is a directory; this format reads a single file")
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/// What an import did (or, with `--dry-run`, would do).
+public struct ImportReport: Sendable {
+  public var source: String
+  public var format: String
+  public var added = 0
+  public var updated = 0
+  public var unchanged = 0
+  public var rejected = 0
+  public var listsAdded = 0
+  public var listsUpdated = 0
+  /// Components that are not reminders, by kind (`VEVENT`: 2).
+  public var skipped: [String: Int] = [:]
+  public var dryRun = false
+  public var committed = false
+  public var diagnostics: [Diagnostic] = []
+
+  public init(source: String, format: String) {
+    self.source = source
+    self.format = format
+  }
+
+  public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+  public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+
+  /// The machine-readable report (`--report json`), with sorted keys.
+  public var json: JSONValue {
+    .object([
+      "version": .number(1),
+      "source": .string(source),
+      "format": .string(format),
+      "added": .number(added),
+      "updated": .number(updated),
+      "unchanged": .number(unchanged),
+      "rejected": .number(rejected),
+      "listsAdded": .number(listsAdded),
+      "listsUpdated": .number(listsUpdated),
+      "skipped": .object(skipped.mapValues { .number($0) }),
+      "dryRun": .bool(dryRun),
+      "committed": .bool(committed),
+      "diagnostics": .array(diagnostics.map(\.json)),
+    ])
+  }
+
+  /// One line for people: `imported tasks.ics: 12 added, 3 updated, 40 unchanged, 0 rejected`.
+  public var summary: String {
+    var text = "\(dryRun ? "would import" : "imported") \(source): \(added) added, \(updated) updated, \(unchanged) unchanged, \(rejected) rejected"
+    if listsAdded > 0 { text += ", \(listsAdded) new list\(listsAdded == 1 ? "" : "s")" }
+    let skippedTotal = skipped.values.reduce(0, +)
+    if skippedTotal > 0 {
+      text += "; skipped " + skipped.keys.sorted().map { "\(skipped[$0] ?? 0) \($0)" }.joined(separator: ", ")
+    }
+    if warningCount > 0 { text += "; \(warningCount) warning\(warningCount == 1 ? "" : "s")" }
+    return text
+  }
+}
+
+extension Diagnostic {
+  /// `{severity, code, message, file, line, column, uid}`.
+  public var json: JSONValue {
+    var members: [String: JSONValue] = [
+      "severity": .string(severity.rawValue), "code": .string(code), "message": .string(message),
+    ]
+    if let location {
+      members["file"] = .string(location.file)
+      if let line = location.line { members["line"] = .number(line) }
+      if let column = location.column { members["column"] = .number(column) }
+    }
+    if let uid { members["uid"] = .string(uid) }
+    return .object(members)
+  }
+}

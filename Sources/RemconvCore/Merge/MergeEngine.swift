@@ -1,0 +1,260 @@
+import Foundation
+
+/// Merges a stream of records into the store: lists by UID or name, reminders by UID.
+///
+/// Knows no format (it sees `SourceRecord`s) and no SQL (it calls `Store`). Runs inside the
+/// caller's transaction; `Importer` owns that.
+public final class MergeEngine {
+  public struct Options: Sendable {
+    /// `--list`: every reminder goes to this list.
+    public var targetList: String?
+    /// The list for reminders whose source names none (the file's base name).
+    public var defaultList: String
+
+    public init(targetList: String? = nil, defaultList: String) {
+      self.targetList = targetList
+      self.defaultList = defaultList
+    }
+  }
+
+  private let store: Store
+  private let options: Options
+  private let diagnostics: DiagnosticLog
+  public private(set) var report: ImportReport
+
+  /// Source list UID → the store's list.
+  private var lists: [String: StoredList] = [:]
+  private var defaultList: StoredList?
+  /// Rows present before the import began have ids up to this; newer rows were added by it.
+  private let lastRowBeforeImport: Int64
+  /// Which pre-existing rows this import already wrote (by row id), to spot a UID that comes
+  /// twice in one source without holding every UID in memory.
+  private var touchedRows: [UInt64]
+  /// Subtasks whose parent had not been seen yet when they were written.
+  private var pendingParents: [(row: Int64, parentID: String, uid: String, location: SourceLocation)] = []
+
+  public init(store: Store, options: Options, diagnostics: DiagnosticLog, report: ImportReport) throws {
+    self.store = store
+    self.options = options
+    self.diagnostics = diagnostics
+    self.report = report
+    let maxRow = try store.database.scalar("SELECT coalesce(max(id), 0) FROM reminders")
+    if case .integer(let value) = maxRow { lastRowBeforeImport = value } else { lastRowBeforeImport = 0 }
+    touchedRows = [UInt64](repeating: 0, count: Int(lastRowBeforeImport / 64) + 1)
+  }
+
+  public func consume(_ record: SourceRecord) throws {
+    switch record {
+    case .list(let list):
+      if options.targetList != nil {
+        lists[list.id] = try targetList()
+      } else {
+        lists[list.id] = try mergeList(list)
+      }
+    case .reminder(let reminder, let location):
+      try mergeReminder(reminder, at: location)
+    case .skipped(let kind, _):
+      report.skipped[kind, default: 0] += 1
+    case .rejected(let reason, let location, let uid):
+      report.rejected += 1
+      diagnostics.report(Diagnostic(.error, code: "rejected", reason, at: location, uid: uid))
+    }
+  }
+
+  /// Resolves subtasks whose parent came later, and reports parents that never came.
+  public func finish() throws -> ImportReport {
+    for pending in pendingParents {
+      if let parent = try store.reminder(uid: pending.parentID) {
+        try attach(row: pending.row, uid: pending.uid, toParent: parent, at: pending.location)
+      } else {
+        diagnostics.warning(
+          "missing-parent",
+          "the parent \(pending.parentID) of this subtask is not in the source or the store; it stays top-level",
+          at: pending.location, uid: pending.uid)
+        if let stored = try store.reminder(rowID: pending.row) {
+          var reminder = stored.reminder
+          reminder.extra["missingParent"] = .string(pending.parentID)
+          reminder.parentID = nil
+          try store.updateReminder(rowID: pending.row, reminder, listRowID: stored.listRowID, parentRowID: nil)
+        }
+      }
+    }
+    pendingParents = []
+    report.diagnostics = diagnostics.entries
+    return report
+  }
+
+  // MARK: Lists
+
+  private func targetList() throws -> StoredList {
+    if let defaultList { return defaultList }
+    let name = options.targetList ?? options.defaultList
+    let list = try findOrCreateList(named: name)
+    defaultList = list
+    return list
+  }
+
+  private func findOrCreateList(named name: String) throws -> StoredList {
+    if let existing = try store.list(named: name) { return existing }
+    let list = ReminderList(id: StableID.derived(["list", ListName.key(for: name)]), name: name)
+    let row = try store.insertList(list)
+    report.listsAdded += 1
+    return StoredList(rowID: row, list: list)
+  }
+
+  private func mergeList(_ list: ReminderList) throws -> StoredList {
+    if let existing = try store.list(uid: list.id) {
+      var updated = existing.list
+      updated.name = ListName.normalized(list.name)
+      updated.symbol = list.symbol
+      updated.color = list.color
+      updated.createdAt = list.createdAt ?? existing.list.createdAt
+      updated.extra = list.extra
+      if updated != existing.list {
+        if ListName.key(for: updated.name) != ListName.key(for: existing.list.name),
+          let clash = try store.list(named: updated.name), clash.rowID != existing.rowID
+        {
+          diagnostics.warning(
+            "list-name-taken",
+            "list \(list.id) is renamed '\(updated.name)' in the source, but another list has that name; the name is kept",
+            uid: list.id)
+          updated.name = existing.list.name
+        }
+        if updated != existing.list {
+          try store.updateList(rowID: existing.rowID, updated)
+          report.listsUpdated += 1
+        }
+      }
+      return StoredList(rowID: existing.rowID, list: updated)
+    }
+    if let byName = try store.list(named: list.name) {
+      // Same name, another UID: the source's list lands in the store's list of that name.
+      return byName
+    }
+    var created = list
+    created.name = ListName.normalized(list.name)
+    if created.name.isEmpty { created.name = options.defaultList }
+    let row = try store.insertList(created)
+    report.listsAdded += 1
+    return StoredList(rowID: row, list: created)
+  }
+
+  // MARK: Reminders
+
+  private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
+    let list: StoredList
+    if options.targetList != nil || source.listID.isEmpty {
+      list = try targetList()
+    } else if let known = lists[source.listID] {
+      list = known
+    } else if let byUID = try store.list(uid: source.listID) {
+      lists[source.listID] = byUID
+      list = byUID
+    } else {
+      diagnostics.warning(
+        "unknown-list", "the list \(source.listID) is not in the source; the reminder goes to '\(options.targetList ?? options.defaultList)'",
+        at: location, uid: source.id)
+      list = try targetList()
+    }
+    var reminder = source
+    reminder.listID = list.list.id
+    if reminder.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      diagnostics.warning("empty-title", "the reminder has an empty title", at: location, uid: reminder.id)
+    }
+
+    var existing = try store.reminder(uid: reminder.id)
+    if let found = existing, wasWrittenByThisImport(found.rowID) {
+      let fresh = StableID.make()
+      diagnostics.warning(
+        "duplicate-uid",
+        "the UID \(reminder.id) appears again in the source; this one gets the new UID \(fresh) (the old one is kept in extra.originalId)",
+        at: location, uid: reminder.id)
+      reminder.extra["originalId"] = .string(reminder.id)
+      reminder.id = fresh
+      existing = nil
+    }
+
+    // Resolve the parent now when it is already in the store; otherwise after the last record.
+    var parentRow: Int64?
+    var parentPending = false
+    if let parentID = reminder.parentID {
+      if parentID == reminder.id {
+        diagnostics.warning("self-parent", "the reminder names itself as its parent; it stays top-level", at: location, uid: reminder.id)
+        reminder.parentID = nil
+      } else if let parent = try store.reminder(uid: parentID) {
+        if try createsCycle(child: existing?.rowID, parent: parent) {
+          diagnostics.warning(
+            "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
+            at: location, uid: reminder.id)
+          reminder.extra["brokenParent"] = .string(parentID)
+          reminder.parentID = nil
+        } else {
+          parentRow = parent.rowID
+        }
+      } else {
+        parentPending = true
+      }
+    }
+
+    let row: Int64
+    if let existing {
+      var comparable = existing.reminder
+      if parentPending { comparable.parentID = reminder.parentID }
+      if comparable == reminder, !parentPending || existing.reminder.parentID == reminder.parentID {
+        report.unchanged += 1
+        markWritten(existing.rowID)
+        return
+      }
+      try store.updateReminder(rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentRow)
+      report.updated += 1
+      row = existing.rowID
+      markWritten(row)
+    } else {
+      row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parentRow)
+      report.added += 1
+    }
+    if parentPending, let parentID = reminder.parentID {
+      pendingParents.append((row, parentID, reminder.id, location))
+    }
+  }
+
+  private func attach(row: Int64, uid: String, toParent parent: StoredReminder, at location: SourceLocation) throws {
+    if try createsCycle(child: row, parent: parent) {
+      diagnostics.warning(
+        "parent-cycle", "making \(parent.reminder.id) the parent would form a cycle; the reminder stays top-level",
+        at: location, uid: uid)
+      if let stored = try store.reminder(rowID: row) {
+        var reminder = stored.reminder
+        reminder.parentID = nil
+        reminder.extra["brokenParent"] = .string(parent.reminder.id)
+        try store.updateReminder(rowID: row, reminder, listRowID: stored.listRowID, parentRowID: nil)
+      }
+      return
+    }
+    try store.setParent(ofReminderRow: row, to: parent.rowID)
+  }
+
+  /// True when `parent` is `child` or one of its descendants.
+  private func createsCycle(child: Int64?, parent: StoredReminder) throws -> Bool {
+    guard let child else { return false }
+    var current: Int64? = parent.rowID
+    var steps = 0
+    while let row = current {
+      if row == child { return true }
+      steps += 1
+      if steps > 100_000 { return true }
+      current = try store.reminder(rowID: row)?.parentRowID
+    }
+    return false
+  }
+
+  private func wasWrittenByThisImport(_ row: Int64) -> Bool {
+    if row > lastRowBeforeImport { return true }
+    return touchedRows[Int(row / 64)] & (1 << UInt64(row % 64)) != 0
+  }
+
+  private func markWritten(_ row: Int64) {
+    guard row <= lastRowBeforeImport else { return }
+    touchedRows[Int(row / 64)] |= 1 << UInt64(row % 64)
+  }
+}

@@ -1,0 +1,67 @@
+/// Calendar arithmetic on the proleptic Gregorian calendar, without Foundation's `Calendar`
+/// (which is slow and time-zone aware where these values must not be).
+enum CivilTime {
+  /// Days since 1970-01-01 for a civil date (Howard Hinnant's `days_from_civil`).
+  static func days(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let shiftedMonth = month > 2 ? month - 3 : month + 9
+    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146097 + dayOfEra - 719468
+  }
+
+  /// The civil date of a day count since 1970-01-01.
+  static func date(days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let dayOfEra = z - era * 146097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
+  }
+
+  static func daysInMonth(year: Int, month: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+}
+
+/// A small cursor over ASCII digits, shared by the date parsers.
+struct DigitScanner {
+  let bytes: [UInt8]
+  var index = 0
+
+  init(_ text: String) { bytes = Array(text.utf8) }
+
+  var isAtEnd: Bool { index == bytes.count }
+  var remaining: Int { bytes.count - index }
+
+  func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  mutating func number(digits: Int) -> Int? {
+    guard remaining >= digits else { return nil }
+    var value = 0
+    for _ in 0..<digits {
+      let byte = bytes[index]
+      guard byte >= 0x30, byte <= 0x39 else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+      index += 1
+    }
+    return value
+  }
+
+  mutating func expect(_ byte: UInt8) -> Bool {
+    guard peek() == byte else { return false }
+    index += 1
+    return true
+  }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// When a reminder is due, keeping the kind the source gave it.
+///
+/// Peer tools lose data by turning one kind into another (an all-day due becoming a midnight
+/// instant that then shifts a day in another zone). remconv never converts between kinds: a
+/// value read as one kind is written back as the same kind.
+public enum DueDate: Hashable, Sendable, CustomStringConvertible {
+  /// A whole day: `2026-11-30`.
+  case date(LocalDate)
+  /// A wall time wherever the user is: `2026-11-30T09:00:00`.
+  case floating(LocalDateTime)
+  /// An instant, written in UTC: `2026-11-30T09:00:00Z`.
+  case utc(LocalDateTime)
+  /// A wall time in an IANA zone: `2026-11-30T09:00:00` in `Europe/Berlin`.
+  case zoned(LocalDateTime, timeZone: String)
+
+  /// The kind as stored in the `due_kind` column.
+  public enum Kind: String, Sendable, CaseIterable {
+    case date, floating, utc, zoned
+  }
+
+  public var kind: Kind {
+    switch self {
+    case .date: .date
+    case .floating: .floating
+    case .utc: .utc
+    case .zoned: .zoned
+    }
+  }
+
+  /// The ISO text without the zone: what the JSON `dueDate` key holds.
+  public var isoText: String {
+    switch self {
+    case .date(let date): date.description
+    case .floating(let time), .zoned(let time, _): time.description
+    case .utc(let time): time.description + "Z"
+    }
+  }
+
+  /// The IANA zone of a zoned due date: what the JSON `dueTimeZone` key holds.
+  public var timeZoneIdentifier: String? {
+    if case .zoned(_, let zone) = self { return zone }
+    return nil
+  }
+
+  public var description: String {
+    timeZoneIdentifier.map { "\(isoText) \($0)" } ?? isoText
+  }
+
+  /// Reads the JSON pair (`dueDate`, `dueTimeZone`). The kind follows from the text's shape:
+  /// a date, a date-time ending in `Z` (UTC) or a bare date-time (floating, or zoned when a
+  /// zone is given). A zone with a date or a UTC time is refused, as is an unknown zone.
+  public init(isoText text: String, timeZone: String?) throws(DueDateError) {
+    if let date = LocalDate(iso: text) {
+      guard timeZone == nil else { throw .zoneOnDate(text) }
+      self = .date(date)
+      return
+    }
+    if text.hasSuffix("Z") {
+      guard let time = LocalDateTime(iso: String(text.dropLast())) else {
+        throw .unparsable(text)
+      }
+      guard timeZone == nil else { throw .zoneOnUTC(text) }
+      self = .utc(time)
+      return
+    }
+    guard let time = LocalDateTime(iso: text) else { throw .unparsable(text) }
+    if let timeZone {
+      guard TimeZoneNames.isKnown(timeZone) else { throw .unknownZone(timeZone) }
+      self = .zoned(time, timeZone: timeZone)
+    } else {
+      self = .floating(time)
+    }
+  }
+
+  /// The local calendar day this due falls on for someone in `zone`: a date is itself, a
+  /// floating time is its own date, UTC and zoned times are converted to `zone`.
+  public func day(in zone: TimeZone) -> LocalDate {
+    switch self {
+    case .date(let date): return date
+    case .floating(let time): return time.date
+    case .utc(let time):
+      return Self.localDay(ofUTCSeconds: time.secondsSinceEpoch, in: zone)
+    case .zoned(let time, let identifier):
+      guard let source = TimeZone(identifier: identifier) else { return time.date }
+      let utcSeconds = Self.utcSeconds(ofWallTime: time, in: source)
+      return Self.localDay(ofUTCSeconds: utcSeconds, in: zone)
+    }
+  }
+
+  /// A sort key in seconds: dates sort at the start of their day, zoned times at their instant.
+  public func sortKey(in zone: TimeZone) -> Int64 {
+    switch self {
+    case .date(let date): return Int64(date.daysSinceEpoch) * 86400
+    case .floating(let time): return time.secondsSinceEpoch
+    case .utc(let time):
+      return time.secondsSinceEpoch + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.secondsSinceEpoch))))
+    case .zoned(let time, let identifier):
+      guard let source = TimeZone(identifier: identifier) else { return time.secondsSinceEpoch }
+      let instant = Self.utcSeconds(ofWallTime: time, in: source)
+      return instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+    }
+  }
+
+  static func localDay(ofUTCSeconds seconds: Int64, in zone: TimeZone) -> LocalDate {
+    let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+    return LocalDateTime(secondsSinceEpoch: seconds + offset).date
+  }
+
+  /// The instant at which `zone`'s clocks show `time` (the earlier one in a repeated hour).
+  static func utcSeconds(ofWallTime time: LocalDateTime, in zone: TimeZone) -> Int64 {
+    let wall = time.secondsSinceEpoch
+    let firstGuess = wall - Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall))))
+    let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(firstGuess))))
+    return wall - offset
+  }
+}
+
+/// Why a due date could not be read.
+public enum DueDateError: Error, Equatable, Sendable, CustomStringConvertible {
+  case unparsable(String)
+  case zoneOnDate(String)
+  case zoneOnUTC(String)
+  case unknownZone(String)
+
+  public var description: String {
+    switch self {
+    case .unparsable(let text): "'\(text)' is not a date or date-time"
+    case .zoneOnDate(let text): "the date '\(text)' has no time, so it cannot have a time zone"
+    case .zoneOnUTC(let text): "'\(text)' is in UTC, so it cannot have another time zone"
+    case .unknownZone(let zone): "'\(zone)' is not an IANA time zone"
+    }
+  }
+}
+
+/// IANA zone names known to this system's time-zone database.
+public enum TimeZoneNames {
+  private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
+
+  public static func isKnown(_ identifier: String) -> Bool {
+    known.contains(identifier) || identifier == "UTC" || identifier == "GMT"
+  }
+}

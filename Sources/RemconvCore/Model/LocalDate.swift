@@ -1,0 +1,135 @@
+/// A calendar date with no time and no zone, as `2026-11-30`.
+public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  /// Nil when the parts do not form a real date (month 13, 31 April, ...).
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...CivilTime.daysInMonth(year: year, month: month)).contains(day)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  init(daysSinceEpoch: Int) {
+    let parts = CivilTime.date(days: daysSinceEpoch)
+    (year, month, day) = (parts.year, parts.month, parts.day)
+  }
+
+  /// Parses `YYYY-MM-DD` or, with `basic`, also `YYYYMMDD`.
+  public init?(iso text: String) {
+    var scanner = DigitScanner(text)
+    guard let parsed = Self.scan(&scanner), scanner.isAtEnd else { return nil }
+    self = parsed
+  }
+
+  static func scan(_ scanner: inout DigitScanner) -> LocalDate? {
+    guard let year = scanner.number(digits: 4) else { return nil }
+    let extended = scanner.expect(UInt8(ascii: "-"))
+    guard let month = scanner.number(digits: 2) else { return nil }
+    if extended { guard scanner.expect(UInt8(ascii: "-")) else { return nil } }
+    guard let day = scanner.number(digits: 2) else { return nil }
+    return LocalDate(year: year, month: month, day: day)
+  }
+
+  public var daysSinceEpoch: Int { CivilTime.days(year: year, month: month, day: day) }
+
+  public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+  /// `2026-11-30`.
+  public var description: String {
+    pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+  }
+
+  /// `20261130`, the iCalendar and Taskwarrior basic form.
+  public var basicString: String { pad(year, 4) + pad(month, 2) + pad(day, 2) }
+
+  public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+}
+
+/// A wall-clock date and time with no zone, as `2026-11-30T09:00:00`.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let date: LocalDate
+  public let hour: Int
+  public let minute: Int
+  public let second: Int
+
+  public init?(date: LocalDate, hour: Int, minute: Int, second: Int) {
+    guard (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
+      return nil
+    }
+    self.date = date
+    self.hour = hour
+    self.minute = minute
+    self.second = min(second, 59)  // a leap second is kept as :59, the nearest representable
+  }
+
+  init(secondsSinceEpoch: Int64) {
+    let days = Int((Double(secondsSinceEpoch) / 86400).rounded(.down))
+    var rest = Int(secondsSinceEpoch - Int64(days) * 86400)
+    date = LocalDate(daysSinceEpoch: days)
+    hour = rest / 3600
+    rest %= 3600
+    minute = rest / 60
+    second = rest % 60
+  }
+
+  /// Seconds since 1970-01-01T00:00:00 of this wall time read as UTC.
+  public var secondsSinceEpoch: Int64 {
+    Int64(date.daysSinceEpoch) * 86400 + Int64(hour * 3600 + minute * 60 + second)
+  }
+
+  /// Parses `YYYY-MM-DDTHH:MM[:SS]` (extended) or `YYYYMMDDTHHMMSS` (basic). A trailing `Z` or
+  /// offset is not accepted here: see `DueDate` and `Timestamp`.
+  public init?(iso text: String) {
+    var scanner = DigitScanner(text)
+    guard let parsed = Self.scan(&scanner), scanner.isAtEnd else { return nil }
+    self = parsed
+  }
+
+  static func scan(_ scanner: inout DigitScanner) -> LocalDateTime? {
+    guard let date = LocalDate.scan(&scanner) else { return nil }
+    guard scanner.expect(UInt8(ascii: "T")) || scanner.expect(UInt8(ascii: " ")) else {
+      return nil
+    }
+    guard let hour = scanner.number(digits: 2) else { return nil }
+    let extended = scanner.expect(UInt8(ascii: ":"))
+    guard let minute = scanner.number(digits: 2) else { return nil }
+    var second = 0
+    if extended {
+      if scanner.expect(UInt8(ascii: ":")) {
+        guard let value = scanner.number(digits: 2) else { return nil }
+        second = value
+      }
+    } else {
+      guard let value = scanner.number(digits: 2) else { return nil }
+      second = value
+    }
+    return LocalDateTime(date: date, hour: hour, minute: minute, second: second)
+  }
+
+  /// `2026-11-30T09:00:00`.
+  public var description: String {
+    date.description + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+  }
+
+  /// `20261130T090000`.
+  public var basicString: String {
+    date.basicString + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2)
+  }
+
+  public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+    lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
+  }
+}
+
+/// Left-pads a non-negative number with zeros.
+func pad(_ value: Int, _ width: Int) -> String {
+  let digits = String(value)
+  return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}

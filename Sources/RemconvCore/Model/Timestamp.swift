@@ -1,0 +1,81 @@
+import Foundation
+
+/// An instant, kept to the millisecond: creation, edit and completion times.
+///
+/// Written as RFC 3339 in UTC (`2026-11-30T09:00:00Z`, `2026-11-30T09:00:00.250Z` when the
+/// source had a fraction). Parsing accepts `Z` and numeric offsets, extended and basic forms.
+public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public let millisecondsSinceEpoch: Int64
+
+  public init(millisecondsSinceEpoch: Int64) {
+    self.millisecondsSinceEpoch = millisecondsSinceEpoch
+  }
+
+  public init(_ date: Date) {
+    millisecondsSinceEpoch = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  public init(utc wallTime: LocalDateTime) {
+    millisecondsSinceEpoch = wallTime.secondsSinceEpoch * 1000
+  }
+
+  public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSinceEpoch) / 1000) }
+
+  /// The wall time of this instant in UTC, dropping milliseconds.
+  public var utcWallTime: LocalDateTime {
+    LocalDateTime(secondsSinceEpoch: millisecondsSinceEpoch.floorDivided(by: 1000))
+  }
+
+  /// Parses an RFC 3339 / ISO 8601 instant. A value without `Z` or offset is rejected: an
+  /// instant needs a zone (callers with floating sources decide what zone to assume).
+  public init?(iso text: String) {
+    var scanner = DigitScanner(text)
+    guard let wall = LocalDateTime.scan(&scanner) else { return nil }
+    var milliseconds: Int64 = 0
+    if scanner.expect(UInt8(ascii: ".")) || scanner.expect(UInt8(ascii: ",")) {
+      var scale: Int64 = 100
+      var sawDigit = false
+      while let byte = scanner.peek(), byte >= 0x30, byte <= 0x39 {
+        milliseconds += Int64(byte - 0x30) * scale
+        scale /= 10
+        scanner.index += 1
+        sawDigit = true
+      }
+      guard sawDigit else { return nil }
+    }
+    var offsetSeconds = 0
+    if scanner.expect(UInt8(ascii: "Z")) || scanner.expect(UInt8(ascii: "z")) {
+    } else if let sign = scanner.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+      scanner.index += 1
+      guard let hours = scanner.number(digits: 2) else { return nil }
+      _ = scanner.expect(UInt8(ascii: ":"))
+      let minutes = scanner.number(digits: 2) ?? 0
+      offsetSeconds = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+    } else {
+      return nil
+    }
+    guard scanner.isAtEnd else { return nil }
+    millisecondsSinceEpoch =
+      (wall.secondsSinceEpoch - Int64(offsetSeconds)) * 1000 + milliseconds
+  }
+
+  public var description: String {
+    let wall = utcWallTime
+    let fraction = millisecondsSinceEpoch.floorModulo(1000)
+    if fraction == 0 { return wall.description + "Z" }
+    return wall.description + "." + pad(Int(fraction), 3) + "Z"
+  }
+
+  public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
+  }
+}
+
+extension Int64 {
+  func floorDivided(by divisor: Int64) -> Int64 {
+    let quotient = self / divisor
+    return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+  }
+
+  func floorModulo(_ divisor: Int64) -> Int64 { self - floorDivided(by: divisor) * divisor }
+}

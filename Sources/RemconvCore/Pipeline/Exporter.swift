@@ -1,0 +1,43 @@
+/// Runs an export: the store's lists and reminders into one writer, from one snapshot.
+public enum Exporter {
+  public struct Options {
+    /// `--list`: only these lists (matched by name key); empty for all.
+    public var lists: [String] = []
+    /// Keeps only the reminders for which it returns true (smart scopes).
+    public var filter: ((Reminder) -> Bool)?
+
+    public init() {}
+  }
+
+  /// Writes the store through `writer`. Returns how many reminders were written.
+  @discardableResult
+  public static func run(
+    from store: Store, to writer: any ReminderWriter, options: Options, progress: ((Int) -> Void)? = nil
+  ) throws -> Int {
+    try store.read {
+      var selected = try store.lists()
+      if !options.lists.isEmpty {
+        var chosen: [StoredList] = []
+        for name in options.lists {
+          guard let match = selected.first(where: { ListName.key(for: $0.list.name) == ListName.key(for: name) })
+          else { throw RemconvError.notFound("no list named '\(name)' in the store") }
+          if !chosen.contains(match) { chosen.append(match) }
+        }
+        selected = chosen
+      }
+      var count = 0
+      for stored in selected {
+        try writer.beginList(stored.list)
+        try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
+          if let filter = options.filter, !filter(reminder) { return }
+          try writer.write(reminder, in: stored.list, depth: depth)
+          count += 1
+          if count & 1023 == 0 { progress?(count) }
+        }
+        try writer.endList(stored.list)
+      }
+      try writer.finish()
+      return count
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/// Runs an import: one reader into the store, in one transaction.
+public enum Importer {
+  public struct Options: Sendable {
+    public var targetList: String?
+    public var dryRun = false
+    /// Warnings fail the import.
+    public var strict = false
+
+    public init() {}
+  }
+
+  /// Reads every record of `reader` into `store`. Any error, a rejected item, or a warning
+  /// under `strict` rolls the whole import back; `dryRun` always rolls back. The report says
+  /// what was (or would have been) done.
+  public static func run(
+    reader: any ReminderReader, into store: Store, source: InputSource, format: String,
+    options: Options, diagnostics: DiagnosticLog, progress: ((Int) -> Void)? = nil
+  ) throws -> ImportReport {
+    var report = ImportReport(source: source.displayName, format: format)
+    report.dryRun = options.dryRun
+    let engineOptions = MergeEngine.Options(
+      targetList: options.targetList, defaultList: source.baseName ?? "Reminders")
+    do {
+      report = try store.write(commit: !options.dryRun) {
+        let engine = try MergeEngine(store: store, options: engineOptions, diagnostics: diagnostics, report: report)
+        var count = 0
+        while let record = try reader.next() {
+          try engine.consume(record)
+          count += 1
+          if count & 1023 == 0 { progress?(count) }
+        }
+        let result = try engine.finish()
+        if result.rejected > 0 {
+          throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
+        }
+        if options.strict, result.warningCount > 0 {
+          throw ImportFailure(report: result, reason: "\(result.warningCount) warning(s) with --strict; nothing was written")
+        }
+        return result
+      }
+    } catch let failure as ImportFailure {
+      throw failure
+    } catch {
+      var failed = report
+      failed.diagnostics = diagnostics.entries
+      throw ImportFailure(report: failed, underlying: error)
+    }
+    report.committed = !options.dryRun
+    return report
+  }
+}
+
+/// An import that wrote nothing, with the report of what was found.
+public struct ImportFailure: Error {
+  public var report: ImportReport
+  public var reason: String?
+  public var underlying: (any Error)?
+
+  init(report: ImportReport, reason: String) {
+    self.report = report
+    self.reason = reason
+  }
+
+  init(report: ImportReport, underlying: any Error) {
+    self.report = report
+    self.underlying = underlying
+  }
+}

@@ -1,0 +1,226 @@
+internal import CSQLite
+import Foundation
+
+/// A value SQLite stores in a column or binds to a parameter.
+public enum SQLValue: Hashable, Sendable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob([UInt8])
+}
+
+/// One connection to a SQLite database file.
+///
+/// Not `Sendable`: a connection belongs to the task that opened it. Close it explicitly with
+/// `close()`; `deinit` closes a connection that was forgotten.
+///
+/// Related SQLite documentation: https://sqlite.org/c3ref/sqlite3.html
+public final class Database {
+  /// How the file is opened.
+  public enum OpenMode: Sendable {
+    case readOnly
+    case readWrite
+    /// Read-write, creating the file when it does not exist.
+    case create
+  }
+
+  let handle: OpaquePointer
+  public let path: String
+  private var isClosed = false
+  private var statementCache: [String: Statement] = [:]
+
+  public init(path: String, mode: OpenMode = .readWrite) throws(SQLiteError) {
+    var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    switch mode {
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    var connection: OpaquePointer?
+    let code = sqlite3_open_v2(path, &connection, flags, nil)
+    guard let connection else {
+      throw SQLiteError(extendedCode: code, message: "cannot open '\(path)'")
+    }
+    guard code == SQLITE_OK else {
+      // sqlite.org: "Whether or not an error occurs when it is opened, resources associated
+      // with the database connection handle should be released by passing it to
+      // sqlite3_close() when it is no longer required."
+      let message = String(cString: sqlite3_errmsg(connection))
+      sqlite3_close(connection)
+      throw SQLiteError(extendedCode: code, message: message)
+    }
+    self.handle = connection
+    self.path = path
+    sqlite3_extended_result_codes(connection, 1)
+  }
+
+  deinit {
+    if !isClosed {
+      statementCache.removeAll()
+      sqlite3_close_v2(handle)
+    }
+  }
+
+  /// Finalizes cached statements and closes the connection.
+  public func close() {
+    guard !isClosed else { return }
+    statementCache.removeAll()
+    sqlite3_close_v2(handle)
+    isClosed = true
+  }
+
+  /// How long a statement waits for another connection's lock before failing with BUSY.
+  public func setBusyTimeout(milliseconds: Int32) {
+    sqlite3_busy_timeout(handle, milliseconds)
+  }
+
+  /// Runs one or more SQL statements separated by semicolons, one statement at a time so that
+  /// an error names the exact statement that failed.
+  public func execute(_ sql: String) throws(SQLiteError) {
+    let bytes = Array(sql.utf8CString)
+    var failure: SQLiteError?
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var cursor: UnsafePointer<CChar>? = base
+      while let start = cursor, start.pointee != 0 {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v2(handle, start, -1, &statement, &tail)
+        let text = tail.map { statementText(from: start, to: $0) } ?? String(cString: start)
+        guard code == SQLITE_OK else {
+          failure = lastError(code: code, sql: text)
+          return
+        }
+        cursor = tail
+        guard let statement else { continue }  // whitespace or a comment
+        var stepCode = sqlite3_step(statement)
+        while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
+        if stepCode != SQLITE_DONE {
+          failure = lastError(code: stepCode, sql: text)
+        }
+        sqlite3_finalize(statement)
+        if failure != nil { return }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// A prepared statement for `sql`. Cached statements are reset and reused.
+  public func statement(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
+    if cached, let statement = statementCache[sql] {
+      statement.reset()
+      return statement
+    }
+    var raw: OpaquePointer?
+    let code = sqlite3_prepare_v2(handle, sql, -1, &raw, nil)
+    guard code == SQLITE_OK, let raw else { throw lastError(code: code, sql: sql) }
+    let statement = Statement(raw: raw, database: self, sql: sql)
+    if cached { statementCache[sql] = statement }
+    return statement
+  }
+
+  /// Runs `sql` with `arguments` and returns every row.
+  public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [Row] {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    var result: [Row] = []
+    while let row = try statement.step() { result.append(row.copy()) }
+    return result
+  }
+
+  /// The first column of the first row, or `.null`.
+  public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    let value = try statement.step()?.value(at: 0) ?? .null
+    statement.reset()
+    return value
+  }
+
+  /// Runs a statement that returns no rows.
+  public func run(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) {
+    let statement = try self.statement(sql)
+    try statement.bind(arguments)
+    while try statement.step() != nil {}
+  }
+
+  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+  /// True while a transaction is open (autocommit is off).
+  public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// The kinds of `BEGIN`. Writers use `immediate` so that the write lock is taken up front
+  /// and a busy store fails (or waits) before anything is read.
+  public enum TransactionKind: String, Sendable {
+    case deferred = "DEFERRED"
+    case immediate = "IMMEDIATE"
+  }
+
+  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+  public func inTransaction<T>(
+    _ kind: TransactionKind = .immediate, _ body: () throws -> T
+  ) throws -> T {
+    try execute("BEGIN \(kind.rawValue)")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      if isInTransaction { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  /// Copies the whole database into a new file at `destination` with SQLite's online backup.
+  ///
+  /// Related SQLite documentation: https://sqlite.org/backup.html
+  public func backup(to destination: String) throws(SQLiteError) {
+    let target = try Database(path: destination, mode: .create)
+    defer { target.close() }
+    guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+      throw target.lastError(code: sqlite3_errcode(target.handle), sql: nil)
+    }
+    let stepCode = sqlite3_backup_step(backup, -1)
+    let finishCode = sqlite3_backup_finish(backup)
+    guard stepCode == SQLITE_DONE, finishCode == SQLITE_OK else {
+      throw SQLiteError(
+        extendedCode: stepCode == SQLITE_DONE ? finishCode : stepCode,
+        message: "backup to '\(destination)' failed")
+    }
+  }
+
+  /// Registers `remconv_name_key(text)`, the list-name key of `ListName.key(for:)`, so that
+  /// migrations written in SQL can fill and check the key column.
+  public func registerNameKeyFunction() throws(SQLiteError) {
+    let code = sqlite3_create_function_v2(
+      handle, "remconv_name_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+      { context, count, values in
+        guard count == 1, let values, let value = values[0],
+          sqlite3_value_type(value) != SQLITE_NULL,
+          let text = sqlite3_value_text(value)
+        else {
+          sqlite3_result_null(context)
+          return
+        }
+        let key = ListName.key(for: String(cString: text))
+        sqlite3_result_text(context, key, -1, csqlite_transient())
+      }, nil, nil, nil)
+    guard code == SQLITE_OK else { throw lastError(code: code, sql: nil) }
+  }
+
+  func lastError(code: Int32, sql: String?) -> SQLiteError {
+    let extended = sqlite3_extended_errcode(handle)
+    let message = String(cString: sqlite3_errmsg(handle))
+    return SQLiteError(extendedCode: extended != 0 ? extended : code, message: message, sql: sql)
+  }
+
+  private func statementText(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>)
+    -> String
+  {
+    let length = end - start
+    let buffer = UnsafeBufferPointer(start: start, count: length)
+    return String(decoding: buffer.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

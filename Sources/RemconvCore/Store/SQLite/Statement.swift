@@ -1,0 +1,134 @@
+internal import CSQLite
+
+/// A prepared statement. Owned by its `Database`; finalized when released.
+public final class Statement {
+  let raw: OpaquePointer
+  public let sql: String
+  private unowned let database: Database
+
+  init(raw: OpaquePointer, database: Database, sql: String) {
+    self.raw = raw
+    self.database = database
+    self.sql = sql
+  }
+
+  deinit { sqlite3_finalize(raw) }
+
+  /// Resets the statement and clears its bindings.
+  public func reset() {
+    sqlite3_reset(raw)
+    sqlite3_clear_bindings(raw)
+  }
+
+  /// Binds `values` to parameters 1...n.
+  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    for (offset, value) in values.enumerated() {
+      try bind(value, at: Int32(offset + 1))
+    }
+  }
+
+  public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    let code: Int32
+    switch value {
+    case .null: code = sqlite3_bind_null(raw, index)
+    case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
+    case .real(let number): code = sqlite3_bind_double(raw, index, number)
+    case .text(let text): code = sqlite3_bind_text(raw, index, text, -1, csqlite_transient())
+    case .blob(let bytes):
+      code = bytes.withUnsafeBytes { buffer in
+        sqlite3_bind_blob(raw, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
+      }
+    }
+    guard code == SQLITE_OK else { throw database.lastError(code: code, sql: sql) }
+  }
+
+  /// Steps once: the current row, or nil when the statement is done (it is then reset).
+  public func step() throws(SQLiteError) -> Row? {
+    let code = sqlite3_step(raw)
+    switch code {
+    case SQLITE_ROW: return Row(statement: self)
+    case SQLITE_DONE:
+      sqlite3_reset(raw)
+      return nil
+    default:
+      let error = database.lastError(code: code, sql: sql)
+      sqlite3_reset(raw)
+      throw error
+    }
+  }
+
+  var columnCount: Int32 { sqlite3_column_count(raw) }
+
+  func columnName(_ index: Int32) -> String {
+    sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
+  }
+
+  func value(at index: Int32) -> SQLValue {
+    switch sqlite3_column_type(raw, index) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, index))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(raw, index))
+    case SQLITE_TEXT: return .text(text(at: index) ?? "")
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(raw, index))
+      guard count > 0, let pointer = sqlite3_column_blob(raw, index) else { return .blob([]) }
+      return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+    default: return .null
+    }
+  }
+
+  func text(at index: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(raw, index) else { return nil }
+    let count = Int(sqlite3_column_bytes(raw, index))
+    // Copy the bytes now: SQLite reuses the buffer on the next step.
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  func integer(at index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
+  func isNull(at index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
+}
+
+/// The current row of a stepping statement, valid until the next step. `copy()` keeps it.
+public struct Row {
+  private let statement: Statement?
+  private let copied: [SQLValue]
+
+  init(statement: Statement) {
+    self.statement = statement
+    self.copied = []
+  }
+
+  private init(values: [SQLValue]) {
+    self.statement = nil
+    self.copied = values
+  }
+
+  /// A row that owns its values, usable after the statement moves on.
+  public func copy() -> Row {
+    guard let statement else { return self }
+    return Row(values: (0..<statement.columnCount).map { statement.value(at: $0) })
+  }
+
+  public var count: Int { statement.map { Int($0.columnCount) } ?? copied.count }
+
+  public func value(at index: Int) -> SQLValue {
+    if let statement { return statement.value(at: Int32(index)) }
+    return copied[index]
+  }
+
+  public func string(_ index: Int) -> String? {
+    if let statement { return statement.text(at: Int32(index)) }
+    if case .text(let text) = copied[index] { return text }
+    if case .integer(let number) = copied[index] { return String(number) }
+    return nil
+  }
+
+  public func int(_ index: Int) -> Int64? {
+    if let statement {
+      return statement.isNull(at: Int32(index)) ? nil : statement.integer(at: Int32(index))
+    }
+    if case .integer(let number) = copied[index] { return number }
+    return nil
+  }
+
+  public func bool(_ index: Int) -> Bool { (int(index) ?? 0) != 0 }
+}

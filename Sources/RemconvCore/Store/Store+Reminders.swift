@@ -1,0 +1,200 @@
+import Foundation
+
+/// A reminder as stored, with its row ids.
+public struct StoredReminder: Hashable, Sendable {
+  public let rowID: Int64
+  public let listRowID: Int64
+  public let parentRowID: Int64?
+  public var reminder: Reminder
+}
+
+extension Store {
+  static let reminderColumns = """
+    r.id, r.list_id, r.parent_id, r.uid, l.uid, p.uid, r.title, r.notes, r.is_done, r.completed_at,
+    r.flagged, r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra
+    """
+  static let reminderJoins = "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
+
+  static func decodeReminder(_ row: Row) -> StoredReminder {
+    var extra = decodeObject(row.string(19))
+    func timestamp(_ index: Int, _ key: String) -> Timestamp? {
+      guard let text = row.string(index) else { return nil }
+      guard let value = Timestamp(iso: text) else {
+        markInvalid(&extra, key: key, value: text)
+        return nil
+      }
+      return value
+    }
+    var due: DueDate?
+    if let text = row.string(11) {
+      do {
+        due = try DueDate(isoText: text, timeZone: row.string(13))
+      } catch {
+        markInvalid(&extra, key: "dueDate", value: text)
+      }
+    }
+    let storedPriority = Int(row.int(14) ?? 0)
+    let priority = Priority(storedValue: storedPriority) ?? {
+      markInvalid(&extra, key: "priority", value: String(storedPriority))
+      return .none
+    }()
+    var tags: [String] = []
+    if let tagText = row.string(15), !tagText.isEmpty {
+      if let value = try? JSONParser.parse(tagText), let items = value.arrayValue {
+        tags = items.compactMap(\.stringValue)
+      } else {
+        markInvalid(&extra, key: "tags", value: tagText)
+      }
+    }
+    let reminder = Reminder(
+      id: row.string(3) ?? "", listID: row.string(4) ?? "", parentID: row.string(5),
+      title: row.string(6) ?? "", notes: row.string(7) ?? "", isDone: row.bool(8),
+      completedAt: timestamp(9, "completedAt"), flagged: row.bool(10), dueDate: due,
+      priority: priority, tags: tags, url: row.string(16),
+      createdAt: timestamp(17, "createdAt"), editedAt: timestamp(18, "editedAt"), extra: extra)
+    return StoredReminder(rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), reminder: reminder)
+  }
+
+  /// The first reminder stored with `uid`.
+  public func reminder(uid: String) throws -> StoredReminder? {
+    let statement = try database.statement(
+      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.uid = ? ORDER BY r.id LIMIT 1")
+    try statement.bind([.text(uid)])
+    defer { statement.reset() }
+    return try statement.step().map(Self.decodeReminder)
+  }
+
+  public func reminder(rowID: Int64) throws -> StoredReminder? {
+    let statement = try database.statement(
+      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.id = ?")
+    try statement.bind([.integer(rowID)])
+    defer { statement.reset() }
+    return try statement.step().map(Self.decodeReminder)
+  }
+
+  /// Reminders whose UID starts with `prefix` (for ids typed by hand), at most `limit`.
+  public func reminders(uidPrefix prefix: String, limit: Int = 20) throws -> [StoredReminder] {
+    let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    return try database.rows(
+      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.uid LIKE ? ESCAPE '\\' ORDER BY r.id LIMIT ?",
+      [.text(escaped + "%"), .integer(Int64(limit))]
+    ).map(Self.decodeReminder)
+  }
+
+  private func reminderValues(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) -> [SQLValue] {
+    [
+      .text(reminder.id), .integer(listRowID), parentRowID.map(SQLValue.integer) ?? .null,
+      .text(reminder.title), .text(reminder.notes), .integer(reminder.isDone ? 1 : 0),
+      reminder.completedAt.map { .text($0.description) } ?? .null,
+      .integer(reminder.flagged ? 1 : 0),
+      reminder.dueDate.map { .text($0.isoText) } ?? .null,
+      reminder.dueDate.map { .text($0.kind.rawValue) } ?? .null,
+      reminder.dueDate?.timeZoneIdentifier.map(SQLValue.text) ?? .null,
+      .integer(Int64(reminder.priority.storedValue)),
+      .text(JSONText.encode(.array(reminder.tags.map(JSONValue.string)))),
+      reminder.url.map(SQLValue.text) ?? .null,
+      reminder.createdAt.map { .text($0.description) } ?? .null,
+      reminder.editedAt.map { .text($0.description) } ?? .null,
+      .text(Self.encodeObject(reminder.extra)),
+    ]
+  }
+
+  @discardableResult
+  public func insertReminder(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws -> Int64 {
+    let statement = try database.statement("""
+      INSERT INTO reminders (uid, list_id, parent_id, title, notes, is_done, completed_at, flagged,
+        due, due_kind, due_tz, priority, tags, url, created_at, edited_at, extra)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    try statement.bind(reminderValues(reminder, listRowID: listRowID, parentRowID: parentRowID))
+    _ = try statement.step()
+    return database.lastInsertRowID
+  }
+
+  public func updateReminder(rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws {
+    let statement = try database.statement("""
+      UPDATE reminders SET uid = ?, list_id = ?, parent_id = ?, title = ?, notes = ?, is_done = ?,
+        completed_at = ?, flagged = ?, due = ?, due_kind = ?, due_tz = ?, priority = ?, tags = ?,
+        url = ?, created_at = ?, edited_at = ?, extra = ?
+      WHERE id = ?
+      """)
+    try statement.bind(reminderValues(reminder, listRowID: listRowID, parentRowID: parentRowID) + [.integer(rowID)])
+    _ = try statement.step()
+  }
+
+  public func setParent(ofReminderRow rowID: Int64, to parentRowID: Int64?) throws {
+    try database.run(
+      "UPDATE reminders SET parent_id = ? WHERE id = ?", [parentRowID.map(SQLValue.integer) ?? .null, .integer(rowID)])
+  }
+
+  /// Deletes a reminder and, through the foreign key, its subtasks. Returns how many rows went.
+  @discardableResult
+  public func deleteReminder(rowID: Int64) throws -> Int {
+    let count = try database.scalar("""
+      WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM reminders r JOIN tree ON r.parent_id = tree.id)
+      SELECT count(*) FROM tree
+      """, [.integer(rowID)])
+    try database.run("DELETE FROM reminders WHERE id = ?", [.integer(rowID)])
+    if case .integer(let number) = count { return Int(number) }
+    return 1
+  }
+
+  public func reminderCount() throws -> Int {
+    if case .integer(let count) = try database.scalar("SELECT count(*) FROM reminders") { return Int(count) }
+    return 0
+  }
+
+  public func reminderCount(inListRow listRowID: Int64) throws -> Int {
+    if case .integer(let count) = try database.scalar(
+      "SELECT count(*) FROM reminders WHERE list_id = ?", [.integer(listRowID)])
+    {
+      return Int(count)
+    }
+    return 0
+  }
+
+  /// Calls `body` with each reminder of a list in outline order: every parent before its
+  /// subtasks, siblings in the order they were stored, with the depth of nesting. Reminders
+  /// whose parent is missing, in another list or part of a cycle come at depth 0: an export
+  /// never drops a reminder because its relations are broken.
+  public func forEachReminder(inListRow listRowID: Int64, _ body: (Reminder, Int) throws -> Void) throws {
+    var childrenByParent: [Int64: [Int64]] = [:]
+    var order: [Int64] = []
+    var parentOf: [Int64: Int64] = [:]
+    let links = try database.statement("SELECT id, parent_id FROM reminders WHERE list_id = ? ORDER BY id")
+    try links.bind([.integer(listRowID)])
+    while let row = try links.step() {
+      let id = row.int(0) ?? 0
+      order.append(id)
+      if let parent = row.int(1) { parentOf[id] = parent }
+    }
+    let members = Set(order)
+    var roots: [Int64] = []
+    for id in order {
+      if let parent = parentOf[id], members.contains(parent), parent != id {
+        childrenByParent[parent, default: []].append(id)
+      } else {
+        roots.append(id)
+      }
+    }
+    var visited = Set<Int64>()
+    let fetch = try database.statement("SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.id = ?")
+    func emit(_ id: Int64, depth: Int) throws {
+      // An explicit stack: subtasks may nest deeper than the call stack allows.
+      var stack: [(Int64, Int)] = [(id, depth)]
+      while let (current, level) = stack.popLast() {
+        guard visited.insert(current).inserted else { continue }
+        try fetch.bind([.integer(current)])
+        if let row = try fetch.step() {
+          try body(Self.decodeReminder(row).reminder, level)
+        }
+        fetch.reset()
+        for child in (childrenByParent[current] ?? []).reversed() { stack.append((child, level + 1)) }
+      }
+    }
+    for root in roots { try emit(root, depth: 0) }
+    // What is left sits on a parent cycle: emit it rather than lose it.
+    for id in order where !visited.contains(id) { try emit(id, depth: 0) }
+  }
+}

@@ -138,7 +138,11 @@ public enum DueDateError: Error, Equatable, Sendable, CustomStringConvertible {
 public enum TimeZoneNames {
   private static let known: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
 
+  /// True for names in the zone database (`Europe/Berlin`, `UTC`). Abbreviations and offsets
+  /// (`EST`, `GMT+1`) are not zones a wall time can be kept in, and are refused.
   public static func isKnown(_ identifier: String) -> Bool {
-    known.contains(identifier) || identifier == "UTC" || identifier == "GMT"
+    if known.contains(identifier) || identifier == "UTC" { return true }
+    // ICU's list lags the tz database's renames (Asia/Kolkata vs Asia/Calcutta).
+    return identifier.contains("/") && TimeZone(identifier: identifier) != nil
   }
 }

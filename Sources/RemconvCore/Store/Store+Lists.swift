@@ -50,7 +50,7 @@ extension Store {
       "INSERT INTO lists (uid, name, name_key, symbol, color, created_at, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
       [.text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
        list.color.map(SQLValue.text) ?? .null,
-       .text((list.createdAt ?? Timestamp(millisecondsSinceEpoch: 0)).description),
+       list.createdAt.map { .text($0.description) } ?? .null,
        .text(Self.encodeObject(list.extra))])
     return database.lastInsertRowID
   }
@@ -61,7 +61,7 @@ extension Store {
       "UPDATE lists SET uid = ?, name = ?, name_key = ?, symbol = ?, color = ?, created_at = ?, extra = ? WHERE id = ?",
       [.text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
        list.color.map(SQLValue.text) ?? .null,
-       .text((list.createdAt ?? Timestamp(millisecondsSinceEpoch: 0)).description),
+       list.createdAt.map { .text($0.description) } ?? .null,
        .text(Self.encodeObject(list.extra)), .integer(rowID)])
   }
 

@@ -60,6 +60,7 @@ public enum RemconvJSONFormat {
             continue
           }
           if !first { try parser.expect(UInt8(ascii: ","), "',' or ']' after a list") }
+          _ = try parser.peekToken()
           listLocation = parser.location
           try parser.expect(UInt8(ascii: "{"), "a list object")
           listMembers = [:]
@@ -94,6 +95,7 @@ public enum RemconvJSONFormat {
           }
           if !first { try parser.expect(UInt8(ascii: ","), "',' or ']' after a reminder") }
           state = .reminders(first: false)
+          _ = try parser.peekToken()
           let location = parser.location
           guard case .object(let object) = try parser.parseValue(depth: 3) else {
             throw RemconvError.malformedInput("a reminder must be a JSON object", at: location)

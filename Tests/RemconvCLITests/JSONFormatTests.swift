@@ -170,3 +170,84 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: bench.storePath), "convert must not create the store")
   }
 }
+
+@Suite struct MergeTests {
+  @Test func aListNamedDifferentlyOnlyInCaseOrSpacingLandsInTheExistingList() {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let input = bench.directory.write(
+      "more.jsonl", #"{"list":" groceries ","id":"new-1","title":"Bread"}"# + "\n")
+    let result = bench.run(["import", input, "--report", "json"])
+    #expect(result.output.contains(#""listsAdded":0"#))
+    let lists = bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n")
+    #expect(lists.filter { $0.contains(#""id":"new-1""#) }.allSatisfy { $0.contains(#""list":"Groceries""#) })
+  }
+
+  @Test func listOptionOverridesTheSourceAndTheFileName() {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json"), "--list", "Inbox"])
+    let output = bench.run(["export", "--format", "jsonl"]).output
+    #expect(output.split(separator: "\n").allSatisfy { $0.contains(#""list":"Inbox""#) })
+    #expect(output.split(separator: "\n").count == 11)
+  }
+
+  @Test func sourcesWithoutAListUseTheFileName() {
+    let bench = TestBench()
+    let input = bench.directory.write("Weekend Plans.jsonl", #"{"title":"Hike"}"# + "\n")
+    bench.run(["import", input])
+    #expect(bench.run(["export", "--format", "jsonl"]).output.contains(#""list":"Weekend Plans""#))
+  }
+
+  @Test func aChangedItemIsUpdatedInPlace() throws {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let changed = Repository.read("Samples/json/reminders.json").replacingOccurrences(of: "Barista edition", with: "Any brand")
+    let path = bench.directory.write("changed.json", changed)
+    let report = try JSONParser.parse(bench.run(["import", path, "--report", "json"]).output)
+    #expect(report["updated"] == .number(1))
+    #expect(report["unchanged"] == .number(10))
+    #expect(bench.snapshot() == changed)
+  }
+
+  @Test func aUIDRepeatedInOneSourceKeepsBothItems() {
+    let bench = TestBench()
+    let input = bench.directory.write(
+      "twice.jsonl",
+      #"{"list":"A","id":"same","title":"First"}"# + "\n" + #"{"list":"A","id":"same","title":"Second"}"# + "\n")
+    let result = bench.run(["import", input])
+    #expect(result.status == .ok)
+    #expect(result.errors.contains("[duplicate-uid]"))
+    let output = bench.run(["export", "--format", "jsonl"]).output
+    #expect(output.contains(#""title":"First""#))
+    #expect(output.contains(#""title":"Second""#))
+    #expect(output.contains(#""originalId":"same""#))
+  }
+
+  @Test func aParentThatNeverComesIsReportedAndKept() {
+    let bench = TestBench()
+    let input = bench.directory.write("orphan.jsonl", #"{"list":"A","id":"child","title":"Child","parentId":"ghost"}"# + "\n")
+    let result = bench.run(["import", input])
+    #expect(result.status == .ok)
+    #expect(result.errors.contains("orphan.jsonl:1: warning") || result.errors.contains("[missing-parent]"))
+    #expect(bench.snapshot().contains(#""missingParent":"ghost""#))
+  }
+
+  @Test func strictTurnsWarningsIntoAFailureThatWritesNothing() {
+    let bench = TestBench()
+    let input = bench.directory.write("warn.jsonl", #"{"list":"A","id":"x","title":"X","priority":"urgent"}"# + "\n")
+    let result = bench.run(["import", input, "--strict"])
+    #expect(result.status == .dataError)
+    #expect(bench.snapshot().contains(#""lists": []"#))
+  }
+
+  @Test func progressIsDrawnOnlyOnATerminal() {
+    let lines = (0..<5000).map { #"{"list":"Bulk","id":"bulk-\#($0)","title":"Item \#($0)"}"# }.joined(separator: "\n")
+    let bench = TestBench()
+    let io = ConsoleIO.capturing(input: lines, terminal: true)
+    #expect(CLI.run(["import", "-", "--format", "jsonl"], io: io, environment: bench.environment) == .ok)
+    #expect(io.errorText.contains("\rimporting ") || io.errorText.contains("importing "))
+    let quiet = ConsoleIO.capturing(input: lines, terminal: true)
+    #expect(CLI.run(["import", "-", "--format", "jsonl", "--quiet"], io: quiet, environment: TestBench().environment) == .ok)
+    #expect(quiet.errorText.isEmpty)
+  }
+}

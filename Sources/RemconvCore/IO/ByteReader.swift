@@ -104,6 +104,27 @@ public final class ByteReader {
     }
   }
 
+  /// Hands the buffered, unread bytes to `body`, refilling as needed, until `body` says it is
+  /// done. `body` returns how many bytes it consumed (all of them unless done). Returns false
+  /// when the input ended before `body` was done. Scanners use this to run tight loops over
+  /// the buffer instead of calling `next()` per byte.
+  public func scan(
+    _ body: (UnsafeBufferPointer<UInt8>) throws(RemconvError) -> (consumed: Int, done: Bool)
+  ) throws(RemconvError) -> Bool {
+    while true {
+      if position >= count {
+        guard try refill() else { return false }
+      }
+      let start = position
+      let end = count
+      let result = try buffer.withUnsafeBufferPointer { whole throws(RemconvError) in
+        try body(UnsafeBufferPointer(rebasing: whole[start..<end]))
+      }
+      position += result.consumed
+      if result.done { return true }
+    }
+  }
+
   /// Reads everything that is left (bounded by `limit`).
   public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
     var result: [UInt8] = []

@@ -12,11 +12,34 @@ public final class JSONParser {
 
   /// Parses a complete JSON text held in memory.
   public static func parse(_ text: String, name: String = "<json>") throws(RemconvError) -> JSONValue {
-    let parser = JSONParser(reader: ByteReader(bytes: Array(text.utf8), name: name))
-    let value = try parser.parseValue()
-    try parser.skipWhitespace()
-    guard try parser.reader.peek() == nil else { throw parser.error("unexpected text after the JSON value") }
-    return value
+    try parse(bytes: Array(text.utf8), name: name)
+  }
+
+  /// Parses JSON bytes held in memory (a JSON Lines record, a small document). Errors name
+  /// `name`, and lines counted from `firstLine`.
+  public static func parse(bytes: [UInt8], name: String, firstLine: Int = 1) throws(RemconvError) -> JSONValue {
+    do {
+      return try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+        try JSONBufferParser.parse(buffer)
+      }
+    } catch {
+      let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: 1)
+      throw .malformedInput(
+        "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column))
+    }
+  }
+
+  /// The line and column of `offset` in `bytes`, which start at (`firstLine`, `firstColumn`).
+  static func position(of offset: Int, in bytes: [UInt8], firstLine: Int, firstColumn: Int) -> (line: Int, column: Int) {
+    var line = firstLine
+    var lineStart = 0
+    var column = firstColumn
+    for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
+      line += 1
+      lineStart = index + 1
+    }
+    column = line == firstLine ? firstColumn + offset : offset - lineStart + 1
+    return (line, column)
   }
 
   public var location: SourceLocation {
@@ -59,48 +82,98 @@ public final class JSONParser {
     }
   }
 
+  /// Parses the next complete value. Its bytes are first cut from the stream by a cheap
+  /// scanner (strings, escapes and nesting only), then parsed in memory: the parse is fast
+  /// and memory holds one value, however large the document.
   public func parseValue(depth: Int = 0) throws(RemconvError) -> JSONValue {
-    guard depth < InputLimits.maximumNestingDepth else {
-      throw error("nested deeper than the limit of \(InputLimits.maximumNestingDepth)")
+    guard try peekToken() != nil else { throw error("unexpected end of input") }
+    let startLocation = location
+    let startOffset = reader.offset
+    var captured: [UInt8] = []
+    var nesting = 0
+    var inString = false
+    var escaped = false
+    var isScalar = false
+    var started = false
+    var tooDeep = false
+    let finished = try reader.scan { buffer throws(RemconvError) in
+      var index = 0
+      while index < buffer.count {
+        let byte = buffer[index]
+        if !started {
+          started = true
+          switch byte {
+          case UInt8(ascii: "{"), UInt8(ascii: "["): nesting = 1
+          case UInt8(ascii: "\""): inString = true
+          default: isScalar = true
+          }
+          index += 1
+          continue
+        }
+        if isScalar {
+          switch byte {
+          case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"):
+            captured.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index]))
+            return (index, true)
+          default: break
+          }
+        } else if inString {
+          if escaped {
+            escaped = false
+          } else if byte == UInt8(ascii: "\\") {
+            escaped = true
+          } else if byte == UInt8(ascii: "\"") {
+            inString = false
+            if nesting == 0 {
+              captured.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0...index]))
+              return (index + 1, true)
+            }
+          }
+        } else {
+          switch byte {
+          case UInt8(ascii: "\""): inString = true
+          case UInt8(ascii: "{"), UInt8(ascii: "["):
+            nesting += 1
+            if nesting + depth > InputLimits.maximumNestingDepth {
+              tooDeep = true
+              return (index, true)
+            }
+          case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            nesting -= 1
+            if nesting == 0 {
+              captured.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0...index]))
+              return (index + 1, true)
+            }
+          default: break
+          }
+        }
+        index += 1
+      }
+      captured.append(contentsOf: buffer)
+      if captured.count > InputLimits.maximumDocumentSize {
+        throw .malformedInput(
+          "malformed JSON: a value is larger than the limit of \(InputLimits.maximumDocumentSize) bytes",
+          at: startLocation)
+      }
+      return (buffer.count, false)
     }
-    guard let byte = try peekToken() else { throw error("unexpected end of input") }
-    switch byte {
-    case UInt8(ascii: "{"):
-      _ = try reader.next()
-      var members: [String: JSONValue] = [:]
-      if try consume(UInt8(ascii: "}")) { return .object(members) }
-      repeat {
-        guard try peekToken() == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
-        let key = try parseString()
-        try expect(UInt8(ascii: ":"), "':' after a member name")
-        members[key] = try parseValue(depth: depth + 1)
-      } while try consume(UInt8(ascii: ","))
-      try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-      return .object(members)
-    case UInt8(ascii: "["):
-      _ = try reader.next()
-      var items: [JSONValue] = []
-      if try consume(UInt8(ascii: "]")) { return .array(items) }
-      repeat {
-        items.append(try parseValue(depth: depth + 1))
-      } while try consume(UInt8(ascii: ","))
-      try expect(UInt8(ascii: "]"), "',' or ']' in an array")
-      return .array(items)
-    case UInt8(ascii: "\""):
-      return .string(try parseString())
-    case UInt8(ascii: "t"):
-      try literal("true")
-      return .bool(true)
-    case UInt8(ascii: "f"):
-      try literal("false")
-      return .bool(false)
-    case UInt8(ascii: "n"):
-      try literal("null")
-      return .null
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return .number(try parseNumber())
-    default:
-      throw error("unexpected character '\(Self.printable(byte))'")
+    if tooDeep { throw error("nested deeper than the limit of \(InputLimits.maximumNestingDepth)") }
+    if !finished, !isScalar { throw error("unexpected end of input") }
+    // Keep line numbers right for what follows the value.
+    for (index, byte) in captured.enumerated() where byte == 0x0A {
+      line += 1
+      lineStartOffset = startOffset + index + 1
+    }
+    do {
+      return try captured.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+        try JSONBufferParser.parse(buffer)
+      }
+    } catch {
+      let position = Self.position(
+        of: error.offset, in: captured, firstLine: startLocation.line ?? 1, firstColumn: startLocation.column ?? 1)
+      throw .malformedInput(
+        "malformed JSON: \(error.message)",
+        at: SourceLocation(file: reader.name, line: position.line, column: position.column))
     }
   }
 
@@ -167,52 +240,6 @@ public final class JSONParser {
       value = value * 16 + digit
     }
     return value
-  }
-
-  private func parseNumber() throws(RemconvError) -> String {
-    var bytes: [UInt8] = []
-    while let byte = try reader.peek(),
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
-        || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-        || byte == UInt8(ascii: "E")
-    {
-      bytes.append(byte)
-      _ = try reader.next()
-      if bytes.count > 64 { throw error("a number is too long") }
-    }
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard Self.isValidNumber(bytes) else { throw error("'\(text)' is not a valid number") }
-    return text
-  }
-
-  /// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-  private static func isValidNumber(_ bytes: [UInt8]) -> Bool {
-    var index = 0
-    func digits() -> Int {
-      let start = index
-      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
-      return index - start
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-    guard index < bytes.count else { return false }
-    if bytes[index] == UInt8(ascii: "0") { index += 1 } else if digits() == 0 { return false }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      if digits() == 0 { return false }
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      if digits() == 0 { return false }
-    }
-    return index == bytes.count
-  }
-
-  private func literal(_ word: StaticString) throws(RemconvError) {
-    let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-    for byte in expected {
-      guard try reader.next() == byte else { throw error("expected '\(word)'") }
-    }
   }
 
   static func printable(_ byte: UInt8) -> String {

@@ -64,8 +64,8 @@ public final class MergeEngine {
   /// Resolves subtasks whose parent came later, and reports parents that never came.
   public func finish() throws -> ImportReport {
     for pending in pendingParents {
-      if let parent = try store.reminder(uid: pending.parentID) {
-        try attach(row: pending.row, uid: pending.uid, toParent: parent, at: pending.location)
+      if let parent = try store.reminderRowID(uid: pending.parentID) {
+        try attach(row: pending.row, uid: pending.uid, toParentRow: parent, parentID: pending.parentID, at: pending.location)
       } else {
         diagnostics.warning(
           "missing-parent",
@@ -158,11 +158,11 @@ public final class MergeEngine {
     }
     var reminder = source
     reminder.listID = list.list.id
-    if reminder.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+    if reminder.title.allSatisfy(\.isWhitespace) {
       diagnostics.warning("empty-title", "the reminder has an empty title", at: location, uid: reminder.id)
     }
 
-    var existing = try store.reminder(uid: reminder.id)
+    var existing = try store.fingerprint(uid: reminder.id)
     if let found = existing, wasWrittenByThisImport(found.rowID) {
       let fresh = StableID.make()
       diagnostics.warning(
@@ -181,15 +181,15 @@ public final class MergeEngine {
       if parentID == reminder.id {
         diagnostics.warning("self-parent", "the reminder names itself as its parent; it stays top-level", at: location, uid: reminder.id)
         reminder.parentID = nil
-      } else if let parent = try store.reminder(uid: parentID) {
-        if try createsCycle(child: existing?.rowID, parent: parent) {
+      } else if let parent = try store.reminderRowID(uid: parentID) {
+        if try createsCycle(child: existing?.rowID, parentRow: parent) {
           diagnostics.warning(
             "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
             at: location, uid: reminder.id)
           reminder.extra["brokenParent"] = .string(parentID)
           reminder.parentID = nil
         } else {
-          parentRow = parent.rowID
+          parentRow = parent
         }
       } else {
         parentPending = true
@@ -198,14 +198,15 @@ public final class MergeEngine {
 
     let row: Int64
     if let existing {
-      var comparable = existing.reminder
-      if parentPending { comparable.parentID = reminder.parentID }
-      if comparable == reminder, !parentPending || existing.reminder.parentID == reminder.parentID {
+      let sameParent = existing.parentUID == reminder.parentID && (parentPending || existing.parentRowID == parentRow)
+      if sameParent, existing.listRowID == list.rowID, existing.content == store.storedContent(of: reminder) {
         report.unchanged += 1
         markWritten(existing.rowID)
         return
       }
-      try store.updateReminder(rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentRow)
+      // A parent that comes later in the source is attached by finish(); keep the link until then.
+      try store.updateReminder(
+        rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentPending ? existing.parentRowID : parentRow)
       report.updated += 1
       row = existing.rowID
       markWritten(row)
@@ -218,32 +219,32 @@ public final class MergeEngine {
     }
   }
 
-  private func attach(row: Int64, uid: String, toParent parent: StoredReminder, at location: SourceLocation) throws {
-    if try createsCycle(child: row, parent: parent) {
+  private func attach(row: Int64, uid: String, toParentRow parent: Int64, parentID: String, at location: SourceLocation) throws {
+    if try createsCycle(child: row, parentRow: parent) {
       diagnostics.warning(
-        "parent-cycle", "making \(parent.reminder.id) the parent would form a cycle; the reminder stays top-level",
+        "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
         at: location, uid: uid)
       if let stored = try store.reminder(rowID: row) {
         var reminder = stored.reminder
         reminder.parentID = nil
-        reminder.extra["brokenParent"] = .string(parent.reminder.id)
+        reminder.extra["brokenParent"] = .string(parentID)
         try store.updateReminder(rowID: row, reminder, listRowID: stored.listRowID, parentRowID: nil)
       }
       return
     }
-    try store.setParent(ofReminderRow: row, to: parent.rowID)
+    try store.setParent(ofReminderRow: row, to: parent)
   }
 
-  /// True when `parent` is `child` or one of its descendants.
-  private func createsCycle(child: Int64?, parent: StoredReminder) throws -> Bool {
+  /// True when `parentRow` is `child` or one of its descendants.
+  private func createsCycle(child: Int64?, parentRow: Int64) throws -> Bool {
     guard let child else { return false }
-    var current: Int64? = parent.rowID
+    var current: Int64? = parentRow
     var steps = 0
     while let row = current {
       if row == child { return true }
       steps += 1
       if steps > 100_000 { return true }
-      current = try store.reminder(rowID: row)?.parentRowID
+      current = try store.parentRowID(ofReminderRow: row)
     }
     return false
   }

@@ -41,7 +41,17 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// `2026-11-30`.
   public var description: String {
-    pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    var text = DigitWriter()
+    append(to: &text)
+    return text.string
+  }
+
+  func append(to text: inout DigitWriter) {
+    text.digits(year, 4)
+    text.byte(UInt8(ascii: "-"))
+    text.digits(month, 2)
+    text.byte(UInt8(ascii: "-"))
+    text.digits(day, 2)
   }
 
   /// `20261130`, the iCalendar and Taskwarrior basic form.
@@ -115,7 +125,19 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
   /// `2026-11-30T09:00:00`.
   public var description: String {
-    date.description + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+    var text = DigitWriter()
+    append(to: &text)
+    return text.string
+  }
+
+  func append(to text: inout DigitWriter) {
+    date.append(to: &text)
+    text.byte(UInt8(ascii: "T"))
+    text.digits(hour, 2)
+    text.byte(UInt8(ascii: ":"))
+    text.digits(minute, 2)
+    text.byte(UInt8(ascii: ":"))
+    text.digits(second, 2)
   }
 
   /// `20261130T090000`.
@@ -126,6 +148,39 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
     lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
   }
+}
+
+/// Builds short ASCII texts of fixed-width numbers without intermediate strings (dates and
+/// times are written once per field of every exported item).
+struct DigitWriter {
+  private(set) var bytes: [UInt8] = []
+
+  init() { bytes.reserveCapacity(24) }
+
+  mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+  /// Appends `value` zero-padded to `width` digits (more when it needs them).
+  mutating func digits(_ value: Int, _ width: Int) {
+    guard value >= 0 else {
+      bytes.append(UInt8(ascii: "-"))
+      digits(-value, width)
+      return
+    }
+    var divisor = 1
+    var needed = 1
+    while needed < width || value / divisor >= 10 {
+      divisor *= 10
+      needed += 1
+    }
+    var rest = value
+    while divisor > 0 {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+
+  var string: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// Left-pads a non-negative number with zeros.

@@ -60,10 +60,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   public var description: String {
-    let wall = utcWallTime
+    var text = DigitWriter()
+    utcWallTime.append(to: &text)
     let fraction = millisecondsSinceEpoch.floorModulo(1000)
-    if fraction == 0 { return wall.description + "Z" }
-    return wall.description + "." + pad(Int(fraction), 3) + "Z"
+    if fraction != 0 {
+      text.byte(UInt8(ascii: "."))
+      text.digits(Int(fraction), 3)
+    }
+    text.byte(UInt8(ascii: "Z"))
+    return text.string
   }
 
   public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

@@ -82,9 +82,9 @@ extension Store {
     ).map(Self.decodeReminder)
   }
 
-  private func reminderValues(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) -> [SQLValue] {
+  /// A reminder's content columns as they are stored, in the order `fingerprintQuery` reads them.
+  public func storedContent(of reminder: Reminder) -> [SQLValue] {
     [
-      .text(reminder.id), .integer(listRowID), parentRowID.map(SQLValue.integer) ?? .null,
       .text(reminder.title), .text(reminder.notes), .integer(reminder.isDone ? 1 : 0),
       reminder.completedAt.map { .text($0.description) } ?? .null,
       .integer(reminder.flagged ? 1 : 0),
@@ -98,6 +98,52 @@ extension Store {
       reminder.editedAt.map { .text($0.description) } ?? .null,
       .text(Self.encodeObject(reminder.extra)),
     ]
+  }
+
+  static let fingerprintQuery = """
+    SELECT r.id, r.list_id, r.parent_id, p.uid, r.title, r.notes, r.is_done, r.completed_at, r.flagged,
+      r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra
+    FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.uid = ? ORDER BY r.id LIMIT 1
+    """
+
+  /// How a reminder is stored, without decoding it: what an import compares against, so an
+  /// unchanged item costs one indexed lookup and no parsing.
+  public struct StoredFingerprint: Sendable {
+    public let rowID: Int64
+    public let listRowID: Int64
+    public let parentRowID: Int64?
+    public let parentUID: String?
+    public let content: [SQLValue]
+  }
+
+  public func fingerprint(uid: String) throws -> StoredFingerprint? {
+    let statement = try database.statement(Self.fingerprintQuery)
+    try statement.bind([.text(uid)])
+    defer { statement.reset() }
+    guard let row = try statement.step() else { return nil }
+    return StoredFingerprint(
+      rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), parentUID: row.string(3),
+      content: (4..<18).map { row.value(at: $0) })
+  }
+
+  /// The row id of the first reminder with `uid`.
+  public func reminderRowID(uid: String) throws -> Int64? {
+    if case .integer(let row) = try database.scalar("SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1", [.text(uid)]) {
+      return row
+    }
+    return nil
+  }
+
+  /// The parent row of a reminder row, if it has one.
+  public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
+    if case .integer(let row) = try database.scalar("SELECT parent_id FROM reminders WHERE id = ?", [.integer(rowID)]) {
+      return row
+    }
+    return nil
+  }
+
+  private func reminderValues(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) -> [SQLValue] {
+    [.text(reminder.id), .integer(listRowID), parentRowID.map(SQLValue.integer) ?? .null] + storedContent(of: reminder)
   }
 
   @discardableResult

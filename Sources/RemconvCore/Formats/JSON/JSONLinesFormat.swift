@@ -4,7 +4,7 @@
 /// `listId`, `listSymbol`, `listColor`, `listCreatedAt`. An empty list has no line to ride on:
 /// the writer reports it.
 public enum JSONLinesFormat {
-  static let listKeys = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
+  static let listKeys: Set<String> = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
 
   public static let descriptor = FormatDescriptor(
     name: "jsonl", summary: "JSON Lines: one reminder per line with its list", extensions: ["jsonl", "ndjson"],
@@ -39,16 +39,8 @@ public enum JSONLinesFormat {
         lineNumber += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         let location = context.location(line: lineNumber)
-        let parser = JSONParser(reader: ByteReader(bytes: line, name: context.source.displayName))
-        let value: JSONValue
-        do {
-          value = try parser.parseValue()
-          if try parser.peekToken() != nil { throw parser.error("unexpected text after the object") }
-        } catch RemconvError.malformedInput(let message, let inner, _) {
-          throw RemconvError.malformedInput(
-            message, at: SourceLocation(file: location.file, line: lineNumber, column: inner.column))
-        }
-        guard case .object(var members) = value else {
+        let value = try JSONParser.parse(bytes: line, name: context.source.displayName, firstLine: lineNumber)
+        guard case .object(let members) = value else {
           throw RemconvError.malformedInput("a JSON Lines record must be an object", at: location)
         }
         let listName = members["list"]?.stringValue ?? context.source.baseName ?? "Reminders"
@@ -69,9 +61,9 @@ public enum JSONLinesFormat {
           listID = list.id
           newList = list
         }
-        for key in JSONLinesFormat.listKeys { members.removeValue(forKey: key) }
         let reminder = ReminderJSON.decodeReminder(
-          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+          ignoring: JSONLinesFormat.listKeys)
         if let newList {
           pending = .reminder(reminder, location)
           return .list(newList)

@@ -8,6 +8,8 @@ public enum ReminderJSON {
   ]
   /// List keys, in the order they are written (`reminders` follows in `json`).
   public static let listKeys = ["id", "name", "symbol", "color", "createdAt", "extra"]
+  static let knownReminderKeys = Set(reminderKeys)
+  static let knownListKeys = Set(listKeys + ["reminders"])
 
   static func string(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
 
@@ -64,7 +66,7 @@ public enum ReminderJSON {
       id: id, name: name, symbol: decoder.string("symbol") ?? ReminderList.defaultSymbol, color: color,
       createdAt: decoder.timestamp("createdAt"), extra: decoder.object("extra"))
     var result = list
-    result.extra = decoder.finish(known: Set(listKeys + ["reminders"]), extra: list.extra)
+    result.extra = decoder.finish(known: knownListKeys, extra: list.extra)
     return result
   }
 
@@ -105,7 +107,7 @@ public enum ReminderJSON {
       flagged: decoder.bool("flagged") ?? false, dueDate: due, priority: priority,
       tags: decoder.strings("tags"), url: decoder.string("url"), createdAt: decoder.timestamp("createdAt"),
       editedAt: decoder.timestamp("editedAt"))
-    reminder.extra = decoder.finish(known: Set(reminderKeys).union(ignoring), extra: decoder.object("extra"))
+    reminder.extra = decoder.finish(known: knownReminderKeys, ignoring: ignoring, extra: decoder.object("extra"))
     return reminder
   }
 }
@@ -172,9 +174,11 @@ struct FieldDecoder {
   }
 
   /// `extra` with unknown members under `json` and rejected values under `invalid`.
-  func finish(known: Set<String>, extra: [String: JSONValue]) -> [String: JSONValue] {
+  func finish(known: Set<String>, ignoring: Set<String> = [], extra: [String: JSONValue]) -> [String: JSONValue] {
     var result = extra
-    let unknown = members.filter { !known.contains($0.key) }
+    let isKnown = { (key: String) in known.contains(key) || ignoring.contains(key) }
+    guard !invalidValues.isEmpty || !members.keys.allSatisfy(isKnown) else { return result }
+    let unknown = members.filter { !isKnown($0.key) }
     if !unknown.isEmpty {
       var bag = result["json"]?.objectValue ?? [:]
       bag.merge(unknown) { _, new in new }

@@ -1,0 +1,256 @@
+/// Parses one JSON value held in contiguous memory.
+///
+/// The hot path of every JSON format: a struct over an unsafe buffer, so the compiler checks
+/// exclusive access statically and the loops touch no reference counts. UTF-8 is validated
+/// once for the whole value, so strings are cut from it without a second check.
+struct JSONBufferParser {
+  /// A syntax error at a byte offset of the buffer.
+  struct SyntaxError: Error {
+    let message: String
+    let offset: Int
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private(set) var index = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// Parses the whole buffer as one value (white space around it allowed).
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+    if let invalid = firstInvalidUTF8(bytes) {
+      throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
+    }
+    var parser = JSONBufferParser(bytes)
+    let value = try parser.parseValue(depth: 0)
+    parser.skipWhitespace()
+    if parser.index < bytes.count {
+      throw SyntaxError(message: "unexpected text after the JSON value", offset: parser.index)
+    }
+    return value
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private func fail(_ message: String) -> SyntaxError { SyntaxError(message: message, offset: index) }
+
+  private mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == byte else { throw fail("expected \(what)") }
+    index += 1
+  }
+
+  private mutating func consume(_ byte: UInt8) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+    guard depth < InputLimits.maximumNestingDepth else {
+      throw fail("nested deeper than the limit of \(InputLimits.maximumNestingDepth)")
+    }
+    skipWhitespace()
+    guard index < bytes.count else { throw fail("unexpected end of input") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      index += 1
+      var members: [String: JSONValue] = [:]
+      if consume(UInt8(ascii: "}")) { return .object(members) }
+      repeat {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+          throw fail("expected a member name in quotes")
+        }
+        let key = try parseString()
+        try expect(UInt8(ascii: ":"), "':' after a member name")
+        members[key] = try parseValue(depth: depth + 1)
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+      return .object(members)
+    case UInt8(ascii: "["):
+      index += 1
+      var items: [JSONValue] = []
+      if consume(UInt8(ascii: "]")) { return .array(items) }
+      repeat {
+        items.append(try parseValue(depth: depth + 1))
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+      return .array(items)
+    case UInt8(ascii: "\""):
+      return .string(try parseString())
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return .number(try parseNumber())
+    default:
+      throw fail("unexpected character '\(JSONParser.printable(bytes[index]))'")
+    }
+  }
+
+  /// Parses a string token; `index` is at its opening quote.
+  mutating func parseString() throws(SyntaxError) -> String {
+    index += 1
+    let start = index
+    // Fast path: no escapes, the common case.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        index += 1
+        return text
+      }
+      if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+      index += 1
+    }
+    var decoded = Array(bytes[start..<index])
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
+      switch byte {
+      case UInt8(ascii: "\""):
+        return String(decoding: decoded, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        guard index < bytes.count else { throw fail("unterminated string") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "u"):
+          var scalar = try hexQuad()
+          if (0xD800...0xDBFF).contains(scalar) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw fail("a lone UTF-16 surrogate in a \\u escape") }
+            index += 2
+            let low = try hexQuad()
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("a lone UTF-16 surrogate in a \\u escape") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw fail("a lone UTF-16 surrogate in a \\u escape")
+          }
+          guard let unicode = Unicode.Scalar(scalar) else { throw fail("an invalid \\u escape") }
+          decoded.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+          index -= 1
+          throw fail("an invalid escape '\\\(JSONParser.printable(escape))'")
+        }
+      case 0x00..<0x20:
+        index -= 1
+        throw fail("a control character inside a string (escape it)")
+      default:
+        decoded.append(byte)
+      }
+    }
+    throw fail("unterminated string")
+  }
+
+  private mutating func hexQuad() throws(SyntaxError) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard index < bytes.count else { throw fail("unterminated \\u escape") }
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw fail("an invalid \\u escape")
+      }
+      value = value * 16 + digit
+      index += 1
+    }
+    return value
+  }
+
+  /// The JSON number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  private mutating func parseNumber() throws(SyntaxError) -> String {
+    let start = index
+    func digits(_ parser: inout JSONBufferParser) -> Int {
+      let first = parser.index
+      while parser.index < parser.bytes.count, (0x30...0x39).contains(parser.bytes[parser.index]) {
+        parser.index += 1
+      }
+      return parser.index - first
+    }
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < bytes.count else { throw fail("a number ends early") }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if digits(&self) == 0 {
+      throw fail("'-' is not followed by digits")
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      if digits(&self) == 0 { throw fail("a number has no digits after '.'") }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+      if digits(&self) == 0 { throw fail("a number has no digits in its exponent") }
+    }
+    if index < bytes.count, (0x30...0x39).contains(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+      throw fail("'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...index]), as: UTF8.self))' is not a valid number")
+    }
+    guard index - start <= 64 else { throw fail("a number is too long") }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+  }
+
+  private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+    let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    for byte in expected {
+      guard index < bytes.count, bytes[index] == byte else { throw fail("expected '\(word)'") }
+      index += 1
+    }
+  }
+
+  /// The offset of the first byte that breaks UTF-8 (overlong forms and surrogates included).
+  static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let lead = bytes[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      let length: Int
+      var minimum: UInt32
+      var scalar: UInt32
+      switch lead {
+      case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+      case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+      case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+      default: return index
+      }
+      guard index + length <= count else { return index }
+      for offset in 1..<length {
+        let continuation = bytes[index + offset]
+        guard continuation & 0xC0 == 0x80 else { return index }
+        scalar = scalar << 6 | UInt32(continuation & 0x3F)
+      }
+      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+      minimum = 0
+      index += length
+    }
+    return nil
+  }
+}

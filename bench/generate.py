@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Writes a deterministic benchmark corpus as remconv JSON Lines.
+
+    generate.py COUNT > corpus.jsonl
+
+Every feature the model carries is present in fixed proportions: many lists, all four due-date
+kinds (all-day, floating, UTC, zoned in several IANA zones), subtasks two levels deep, notes
+with newlines, quotes, commas, leading spaces and non-ASCII text, tags, URLs, completed items,
+flags, priorities, timestamps, and iCalendar extras (a VALARM and an RRULE) on some items. The
+same COUNT always gives the same bytes (a fixed linear congruential generator, no `random`).
+"""
+import json
+import sys
+
+ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney", "America/Los_Angeles"]
+WORDS = ["milk", "report", "café", "plumber", "forecast", "Tōkyō", "passport", "plants", "invoice",
+         "birthday", "dentist", "crème brûlée", "tyres", "Überweisung", "naïve", "emoji 🌿"]
+
+
+class Sequence:
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self, bound):
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return (self.state >> 33) % bound
+
+
+def reminder(index, lists, rng):
+    list_index = index % lists
+    uid = "BENCH-%08d" % index
+    day = 1 + rng.next(28)
+    month = 1 + rng.next(12)
+    kind = rng.next(5)
+    item = {
+        "list": "List %03d" % list_index,
+        "listId": "BENCH-LIST-%03d" % list_index,
+        "listSymbol": "list.bullet",
+        "listColor": "#%06X" % ((list_index * 2654435761) % 0xFFFFFF),
+        "listCreatedAt": "2026-01-01T00:00:00Z",
+        "id": uid,
+        "title": "%s %s #%d" % (WORDS[rng.next(len(WORDS))].capitalize(), WORDS[rng.next(len(WORDS))], index),
+        "notes": "",
+        "isDone": False,
+        "completedAt": None,
+        "flagged": rng.next(7) == 0,
+        "dueDate": None,
+        "dueTimeZone": None,
+        "priority": ["none", "low", "medium", "high"][rng.next(4)],
+        "parentId": None,
+        "tags": [],
+        "url": None,
+        "createdAt": "2026-%02d-%02dT08:%02d:00Z" % (month, day, rng.next(60)),
+        "editedAt": "2026-%02d-%02dT09:%02d:00Z" % (month, day, rng.next(60)),
+        "extra": {},
+    }
+    if kind == 1:
+        item["dueDate"] = "2027-%02d-%02d" % (month, day)
+    elif kind == 2:
+        item["dueDate"] = "2027-%02d-%02dT%02d:30:00" % (month, day, rng.next(24))
+    elif kind == 3:
+        item["dueDate"] = "2027-%02d-%02dT%02d:00:00Z" % (month, day, rng.next(24))
+    elif kind == 4:
+        item["dueDate"] = "2027-%02d-%02dT%02d:15:00" % (month, day, rng.next(24))
+        item["dueTimeZone"] = ZONES[rng.next(len(ZONES))]
+    if rng.next(3) == 0:
+        item["notes"] = '  Line one, with "quotes"\nLine two: %s; ok\n\ttabbed' % WORDS[rng.next(len(WORDS))]
+    if rng.next(4) == 0:
+        item["tags"] = [WORDS[rng.next(len(WORDS))], "batch %d" % (index % 10)]
+    if rng.next(10) == 0:
+        item["url"] = "https://example.com/items/%d?ref=bench&x=1" % index
+    if rng.next(5) == 0:
+        item["isDone"] = True
+        item["completedAt"] = "2026-%02d-%02dT18:00:00Z" % (month, day)
+    # Subtasks: every 10th item starts a family; the next two are its child and grandchild.
+    if index % 10 in (1, 2):
+        item["parentId"] = "BENCH-%08d" % (index - 1)
+    if rng.next(8) == 0:
+        item["extra"] = {"ical": {"components": ["BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Reminder\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n"],
+                                  "properties": ["RRULE:FREQ=WEEKLY;BYDAY=MO"]}}
+    return item
+
+
+def main():
+    count = int(sys.argv[1])
+    lists = max(1, min(500, count // 200))
+    rng = Sequence(20261129)
+    out = sys.stdout
+    for index in range(count):
+        out.write(json.dumps(reminder(index, lists, rng), ensure_ascii=False, separators=(",", ":")))
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()

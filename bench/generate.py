@@ -2,6 +2,7 @@
 """Writes a deterministic benchmark corpus as remconv JSON Lines.
 
     generate.py COUNT > corpus.jsonl
+    generate.py COUNT --tsv > rows.tsv     (the same rows as stored, for bench/sqlite_insert.c)
 
 Every feature the model carries is present in fixed proportions: many lists, all four due-date
 kinds (all-day, floating, UTC, zoned in several IANA zones), subtasks two levels deep, notes
@@ -81,13 +82,32 @@ def reminder(index, lists, rng):
     return item
 
 
+def tsv_row(item):
+    """The row as remconv stores it, for the C SQLite floor (bench/sqlite_insert.c)."""
+    def text(value):
+        if value is None:
+            return "\\N"
+        return str(value).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    kind = None
+    if item["dueDate"]:
+        kind = "date" if len(item["dueDate"]) == 10 else "utc" if item["dueDate"].endswith("Z") else "zoned" if item["dueTimeZone"] else "floating"
+    priority = ["none", "low", "medium", "high"].index(item["priority"])
+    columns = [item["id"], item["list"], item["listId"], item["title"], item["notes"], int(item["isDone"]),
+               item["completedAt"], int(item["flagged"]), item["dueDate"], kind, item["dueTimeZone"], priority,
+               json.dumps(item["tags"], ensure_ascii=False), item["url"], item["createdAt"], item["editedAt"],
+               json.dumps(item["extra"], ensure_ascii=False, separators=(",", ":"))]
+    return "\t".join(text(column) for column in columns)
+
+
 def main():
     count = int(sys.argv[1])
+    as_tsv = len(sys.argv) > 2 and sys.argv[2] == "--tsv"
     lists = max(1, min(500, count // 200))
     rng = Sequence(20261129)
     out = sys.stdout
     for index in range(count):
-        out.write(json.dumps(reminder(index, lists, rng), ensure_ascii=False, separators=(",", ":")))
+        item = reminder(index, lists, rng)
+        out.write(tsv_row(item) if as_tsv else json.dumps(item, ensure_ascii=False, separators=(",", ":")))
         out.write("\n")
 
 

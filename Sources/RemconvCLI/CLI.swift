@@ -9,6 +9,17 @@ public enum CLI {
     ExportCommand.self,
     ConvertCommand.self,
     FormatsCommand.self,
+    ListsCommand.self,
+    ShowCommand.self,
+    SearchCommand.self,
+    AddCommand.self,
+    EditCommand.self,
+    DoneCommand.self,
+    UndoneCommand.self,
+    FlagCommand.self,
+    UnflagCommand.self,
+    DeleteCommand.self,
+    ListCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }
@@ -79,7 +90,9 @@ public enum CLI {
     do {
       parsed = try ArgumentParser.parse(leadingGlobals + rest, configuration: configuration, globals: GlobalOptions.specs)
     } catch {
-      return usageFailure(error, configuration: configuration, io: io)
+      // Describe the subcommand the line names, if any (`list create X --yes`).
+      let named = rest.lazy.compactMap { configuration.subcommand(named: $0) }.first
+      return usageFailure(error, configuration: named ?? configuration, parent: named == nil ? nil : configuration, io: io)
     }
     // The subcommand chosen (the parser has checked the name), so that help and usage errors
     // describe `list create` rather than `list`.

@@ -33,7 +33,7 @@ public struct ReminderEditor {
 
   /// Adds a reminder to the list named `listName`, or under the reminder `parentID` names
   /// (in the parent's list; naming another list too is refused). Returns it as stored.
-  public func add(_ new: NewReminder, listName: String?, parentID: String?) throws -> StoredReminder {
+  public func add(_ new: NewReminder, listName: String?, parentID: String?) throws -> Outcome {
     try Self.requireTitle(new.title)
     return try store.write {
       let parent = try parentID.map(resolveReminder)
@@ -48,10 +48,7 @@ public struct ReminderEditor {
       case (let name?, nil):
         list = try resolveList(name)
       case (nil, let parent?):
-        guard let parentList = try store.list(rowID: parent.listRowID) else {
-          throw RemconvError.notFound("the list of \(parent.reminder.id) is missing")
-        }
-        list = parentList
+        list = StoredList(rowID: parent.listRowID, list: try self.list(of: parent))
       case (nil, nil):
         throw RemconvError.invalidInput("a new reminder needs a list or a parent")
       }
@@ -60,7 +57,8 @@ public struct ReminderEditor {
         notes: new.notes, flagged: new.flagged, dueDate: new.dueDate, priority: new.priority, createdAt: now,
         editedAt: now)
       let row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parent?.rowID)
-      return StoredReminder(rowID: row, listRowID: list.rowID, parentRowID: parent?.rowID, reminder: reminder)
+      let stored = StoredReminder(rowID: row, listRowID: list.rowID, parentRowID: parent?.rowID, reminder: reminder)
+      return Outcome(reminder: stored, list: list.list, changed: true, movedSubtasks: 0)
     }
   }
 
@@ -90,6 +88,8 @@ public struct ReminderEditor {
   public struct Outcome: Sendable {
     /// The reminder after the edit.
     public let reminder: StoredReminder
+    /// Its list after the edit.
+    public let list: ReminderList
     /// False when the reminder already was as asked: then nothing was written.
     public let changed: Bool
     /// How many subtasks (nested ones too) moved to another list with it.
@@ -117,7 +117,7 @@ public struct ReminderEditor {
         if list.rowID != stored.listRowID { target = list }
       }
       guard reminder != stored.reminder || target != nil else {
-        return Outcome(reminder: stored, changed: false, movedSubtasks: 0)
+        return Outcome(reminder: stored, list: try list(of: stored), changed: false, movedSubtasks: 0)
       }
       reminder.editedAt = now
       var listRowID = stored.listRowID
@@ -133,7 +133,7 @@ public struct ReminderEditor {
       }
       try store.updateReminder(rowID: stored.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
       let updated = StoredReminder(rowID: stored.rowID, listRowID: listRowID, parentRowID: parentRowID, reminder: reminder)
-      return Outcome(reminder: updated, changed: true, movedSubtasks: moved)
+      return Outcome(reminder: updated, list: try target?.list ?? list(of: stored), changed: true, movedSubtasks: moved)
     }
   }
 
@@ -151,11 +151,13 @@ public struct ReminderEditor {
     try update(id) { reminder in reminder.flagged = flagged }
   }
 
-  /// Deletes a reminder and its subtasks. Returns the reminder and how many went in all.
-  public func delete(_ id: String) throws -> (reminder: StoredReminder, count: Int) {
+  /// Deletes a reminder and its subtasks. Returns the reminder, its list and how many
+  /// reminders went in all.
+  public func delete(_ id: String) throws -> (reminder: StoredReminder, list: ReminderList, count: Int) {
     try store.write {
       let stored = try resolveReminder(id)
-      return (stored, try store.deleteReminder(rowID: stored.rowID))
+      let list = try list(of: stored)
+      return (stored, list, try store.deleteReminder(rowID: stored.rowID))
     }
   }
 
@@ -164,13 +166,15 @@ public struct ReminderEditor {
       let stored = try resolveReminder(id)
       var reminder = stored.reminder
       change(&reminder)
-      guard reminder != stored.reminder else { return Outcome(reminder: stored, changed: false, movedSubtasks: 0) }
+      guard reminder != stored.reminder else {
+        return Outcome(reminder: stored, list: try list(of: stored), changed: false, movedSubtasks: 0)
+      }
       reminder.editedAt = now
       try store.updateReminder(
         rowID: stored.rowID, reminder, listRowID: stored.listRowID, parentRowID: stored.parentRowID)
       let updated = StoredReminder(
         rowID: stored.rowID, listRowID: stored.listRowID, parentRowID: stored.parentRowID, reminder: reminder)
-      return Outcome(reminder: updated, changed: true, movedSubtasks: 0)
+      return Outcome(reminder: updated, list: try list(of: stored), changed: true, movedSubtasks: 0)
     }
   }
 
@@ -272,6 +276,14 @@ public struct ReminderEditor {
     throw AmbiguousReminderID(id: id, candidates: named, hasMore: candidates.count > limit)
   }
 
+  /// The list a stored reminder is in.
+  func list(of stored: StoredReminder) throws -> ReminderList {
+    guard let list = try store.list(rowID: stored.listRowID) else {
+      throw RemconvError.notFound("the list of \(stored.reminder.id) is missing")
+    }
+    return list.list
+  }
+
   /// The list named `name` (compared by `ListName.key`).
   public func resolveList(_ name: String) throws -> StoredList {
     guard let list = try store.list(named: name) else {
@@ -312,7 +324,9 @@ public struct AmbiguousReminderID: Error, Sendable, CustomStringConvertible {
   public var description: String {
     var lines = ["the ID '\(id)' is ambiguous; it matches:"]
     for candidate in candidates {
-      lines.append("  \(candidate.reminder.id)  \(candidate.reminder.title)  (\(candidate.listName))")
+      // Quoted: a title is user data, and its control characters must not reach a terminal.
+      lines.append(
+        "  \(candidate.reminder.id)  \(JSONText.quoted(candidate.reminder.title))  in \(JSONText.quoted(candidate.listName))")
     }
     if hasMore { lines.append("  and more") }
     return lines.joined(separator: "\n")

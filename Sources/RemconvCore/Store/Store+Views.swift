@@ -20,22 +20,36 @@ extension Store {
     ).map(Self.decodeReminder)
   }
 
-  /// The shortest length at which every UID in the store differs from every other, compared
-  /// as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a prefix this long of any
-  /// UID names that reminder alone. Streams the UIDs in sorted order and compares neighbours.
-  public func uniqueUIDPrefixLength() throws -> Int {
+  /// For each of `uids`, the shortest prefix length that tells it apart from every other UID
+  /// in the store, compared as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a
+  /// prefix this long names that reminder alone. Streams the store's UIDs in sorted order and
+  /// compares neighbours, holding only the answers.
+  public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
+    guard !uids.isEmpty else { return [:] }
+    // SQLite's upper() folds ASCII only, as LIKE does; the keys are folded the same way.
+    func folded(_ uid: String) -> String { String(uid.map { $0.isASCII ? Character($0.uppercased()) : $0 }) }
+    var wanted: [String: [String]] = [:]
+    for uid in uids { wanted[folded(uid), default: []].append(uid) }
+    var needed: [String: Int] = [:]
     let statement = try database.statement("SELECT upper(uid) FROM reminders ORDER BY upper(uid)")
     defer { statement.reset() }
     var previous: [Character] = []
-    var length = 1
+    var previousKey = ""
     while let row = try statement.step() {
-      let current = Array(row.string(0) ?? "")
+      let key = row.string(0) ?? ""
+      let current = Array(key)
       var common = 0
       while common < previous.count, common < current.count, previous[common] == current[common] { common += 1 }
-      length = max(length, common + 1)
+      if wanted[previousKey] != nil { needed[previousKey] = max(needed[previousKey] ?? 1, common + 1) }
+      if wanted[key] != nil { needed[key] = max(needed[key] ?? 1, common + 1) }
       previous = current
+      previousKey = key
     }
-    return length
+    var result: [String: Int] = [:]
+    for (key, originals) in wanted {
+      for uid in originals { result[uid] = min(needed[key] ?? 1, uid.count) }
+    }
+    return result
   }
 
   /// The row ids of a reminder and all its subtasks, nested ones too, in no particular order.

@@ -20,6 +20,8 @@ public enum CLI {
     UnflagCommand.self,
     DeleteCommand.self,
     ListCommand.self,
+    CompletionsCommand.self,
+    ManCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }

@@ -1,6 +1,8 @@
 /// Help text in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS, OPTIONS.
 enum HelpGenerator {
   static let labelWidth = 26
+  /// What remconv is, in one line: the root help's overview and the man page's NAME.
+  static let overview = "Move reminders between formats and keep them safe in a SQLite store."
 
   /// `remconv import <input> [--format <format>] ...`; `parent` for a subcommand (`list create`).
   static func usage(for configuration: CommandConfiguration, parent: CommandConfiguration? = nil) -> String {
@@ -50,7 +52,7 @@ enum HelpGenerator {
 
   static func rootHelp(commands: [CommandConfiguration], globals: [OptionSpec]) -> String {
     var lines = [
-      "OVERVIEW: Move reminders between formats and keep them safe in a SQLite store.", "",
+      "OVERVIEW: \(overview)", "",
       "USAGE: remconv <command> [options]", "", "COMMANDS:",
     ]
     for command in commands { lines += row(command.name, command.abstract) }

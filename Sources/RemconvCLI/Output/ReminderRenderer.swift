@@ -73,7 +73,7 @@ struct ReminderRenderer {
     let completedStart = table.rows.count
     addRows(view.completed, listColumn: showsListInRows)
     let rendered = table.lines()
-    let idColumnWidth = table.rows.map { TerminalText.width($0.cells.first?.plain ?? "") }.max() ?? 0
+    let idColumnWidth = table.rows.map { $0.cells.first?.width ?? 0 }.max() ?? 0
     let separated = view.sections.contains { $0.heading != .none }
     if view.isEmpty { lines.append("  " + Self.emptyView) }
     for (index, line) in rendered.enumerated() {

@@ -49,24 +49,35 @@ enum TerminalText {
   /// become spaces, other control characters U+FFFD. A title holding `ESC[2J` must not clear
   /// the user's screen, and one holding a newline must not break the columns.
   static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isUnprintable) else { return text }
     var result = ""
     result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
     for scalar in text.unicodeScalars {
       switch scalar.value {
       case 0x09, 0x0A, 0x0D: result.unicodeScalars.append(" ")
-      case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: result.unicodeScalars.append("\u{FFFD}")
+      case _ where isUnprintable(scalar): result.unicodeScalars.append("\u{FFFD}")
       default: result.unicodeScalars.append(scalar)
       }
     }
     return result
   }
 
+  /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+  private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
   /// The columns `text` takes on a terminal: 2 for wide (East Asian, emoji) characters, 0 for
   /// combining marks, 1 otherwise, counted per grapheme cluster.
   static func width(_ text: String) -> Int {
+    // Printable ASCII, by far the most common, is one column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
     var total = 0
     for character in text {
-      total += width(of: character)
+      total += character.isASCII ? 1 : width(of: character)
     }
     return total
   }

@@ -7,11 +7,14 @@ struct TextTable {
   struct Cell {
     let plain: String
     let styled: String
+    /// The display width of `plain`, measured once.
+    let width: Int
 
     init(_ plain: String, styled: String? = nil) {
       let printable = TerminalText.printable(plain)
       self.plain = printable
       self.styled = styled ?? printable
+      width = TerminalText.width(printable)
     }
 
     static let empty = Cell("")
@@ -43,7 +46,7 @@ struct TextTable {
     var widths = [Int](repeating: 0, count: columnCount)
     for row in rows {
       for (index, cell) in row.cells.enumerated() {
-        widths[index] = max(widths[index], TerminalText.width(cell.plain))
+        widths[index] = max(widths[index], cell.width)
       }
     }
     for (index, limit) in maximumWidths.enumerated() where index < columnCount {
@@ -53,7 +56,7 @@ struct TextTable {
       var parts: [String] = []
       for index in 0..<columnCount where widths[index] > 0 {
         let cell = index < row.cells.count ? row.cells[index] : .empty
-        let padding = String(repeating: " ", count: max(0, widths[index] - TerminalText.width(cell.plain)))
+        let padding = String(repeating: " ", count: max(0, widths[index] - cell.width))
         let alignment = index < alignments.count ? alignments[index] : .left
         parts.append(alignment == .left ? cell.styled + padding : padding + cell.styled)
       }

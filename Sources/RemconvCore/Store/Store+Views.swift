@@ -27,29 +27,53 @@ extension Store {
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
     guard !uids.isEmpty else { return [:] }
     // SQLite's upper() folds ASCII only, as LIKE does; the keys are folded the same way.
-    func folded(_ uid: String) -> String { String(uid.map { $0.isASCII ? Character($0.uppercased()) : $0 }) }
+    func folded(_ uid: String) -> String {
+      String(decoding: uid.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
     var wanted: [String: [String]] = [:]
     for uid in uids { wanted[folded(uid), default: []].append(uid) }
-    var needed: [String: Int] = [:]
+    // Compared as UTF-8 bytes: the folded keys differ from the UIDs in ASCII case only, so a
+    // byte length in a key is the same byte length in its UID.
+    var neededBytes: [String: Int] = [:]
+    func settle(_ key: String, common: Int) {
+      guard wanted[key] != nil else { return }
+      neededBytes[key] = max(neededBytes[key] ?? 1, common + 1)
+    }
     let statement = try database.statement("SELECT upper(uid) FROM reminders ORDER BY upper(uid)")
     defer { statement.reset() }
-    var previous: [Character] = []
-    var previousKey = ""
+    // A key is settled when the next one arrives: it needs one byte more than it shares with
+    // either neighbour.
+    var previous: [UInt8] = []
+    var previousKey: String?
+    var previousCommon = 0
     while let row = try statement.step() {
       let key = row.string(0) ?? ""
-      let current = Array(key)
+      let current = Array(key.utf8)
       var common = 0
       while common < previous.count, common < current.count, previous[common] == current[common] { common += 1 }
-      if wanted[previousKey] != nil { needed[previousKey] = max(needed[previousKey] ?? 1, common + 1) }
-      if wanted[key] != nil { needed[key] = max(needed[key] ?? 1, common + 1) }
+      if let previousKey { settle(previousKey, common: max(previousCommon, common)) }
       previous = current
       previousKey = key
+      previousCommon = common
     }
+    if let previousKey { settle(previousKey, common: previousCommon) }
     var result: [String: Int] = [:]
     for (key, originals) in wanted {
-      for uid in originals { result[uid] = min(needed[key] ?? 1, uid.count) }
+      for uid in originals { result[uid] = Self.characterCount(ofPrefixCovering: neededBytes[key] ?? 1, in: uid) }
     }
     return result
+  }
+
+  /// How many characters of `text` it takes to cover its first `bytes` UTF-8 bytes.
+  static func characterCount(ofPrefixCovering bytes: Int, in text: String) -> Int {
+    var covered = 0
+    var characters = 0
+    for character in text {
+      guard covered < bytes else { break }
+      covered += character.utf8.count
+      characters += 1
+    }
+    return characters
   }
 
   /// The row ids of a reminder and all its subtasks, nested ones too, in no particular order.

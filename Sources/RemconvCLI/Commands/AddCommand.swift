@@ -43,7 +43,7 @@ struct AddCommand: Command {
     new.flagged = arguments.flag("flag")
     listName = arguments.value("list")
     parentID = arguments.value("parent")
-    guard listName != nil || parentID != nil else { throw .missingValue(option: "--list <name>") }
+    guard listName != nil || parentID != nil else { throw .invalid("Give the list with --list NAME (or the parent with --parent ID)") }
     self.new = new
     json = arguments.flag("json")
   }

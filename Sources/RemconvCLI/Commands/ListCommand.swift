@@ -59,8 +59,10 @@ struct ListCommand: Command {
       changes.color = try ReminderArguments.listColor(arguments)
       guard !changes.isEmpty else { throw .invalid("Nothing to change: give --name, --symbol or --color") }
       action = .edit(changes)
-    default:
+    case "delete":
       action = .delete(confirmed: arguments.flag("yes"))
+    default:
+      throw .unknownSubcommand(subcommand, command: "list", suggestion: nil)
     }
   }
 

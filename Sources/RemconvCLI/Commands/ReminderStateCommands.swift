@@ -1,13 +1,32 @@
 import RemconvCore
 
+/// The state `done`, `undone`, `flag` and `unflag` set.
+enum ReminderStateChange: Sendable, CustomStringConvertible {
+  case done(Bool)
+  case flagged(Bool)
+
+  /// How the confirmation names the state (`done`, `not flagged`).
+  var description: String {
+    switch self {
+    case .done(let done): done ? "done" : "not done"
+    case .flagged(let flagged): flagged ? "flagged" : "not flagged"
+    }
+  }
+
+  func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome {
+    switch self {
+    case .done(let done): try editor.setDone(id, done)
+    case .flagged(let flagged): try editor.setFlagged(id, flagged)
+    }
+  }
+}
+
 /// A command that sets one state of one reminder: `done`, `undone`, `flag`, `unflag`.
 protocol ReminderStateCommand: Command {
+  static var change: ReminderStateChange { get }
   /// The reminder's UID or a prefix of it.
   var id: String { get }
   init(id: String)
-  /// What the command does, in the words of its confirmation (`done`, `flagged`).
-  static var state: String { get }
-  static func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome
 }
 
 extension ReminderStateCommand {
@@ -25,11 +44,11 @@ extension ReminderStateCommand {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let (editor, store) = try context.openEditor()
     defer { store.close() }
-    let outcome = try Self.apply(editor, to: id)
+    let outcome = try Self.change.apply(editor, to: id)
     let reminder = outcome.reminder.reminder
     if context.arguments.flag("json") { context.io.print(ReminderRenderer.json(reminder, list: outcome.list)) }
     context.tell(
-      (outcome.changed ? "" : "already ") + "\(Self.state): \(JSONText.quoted(reminder.title)) (\(reminder.id))")
+      (outcome.changed ? "" : "already ") + "\(Self.change): \(JSONText.quoted(reminder.title)) (\(reminder.id))")
     return .ok
   }
 }
@@ -39,46 +58,30 @@ struct DoneCommand: ReminderStateCommand {
   static let configuration = stateConfiguration(
     name: "done", abstract: "Mark a reminder done.",
     discussion: "Sets completedAt to now. Its subtasks keep their own state.")
-  static let state = "done"
+  static let change = ReminderStateChange.done(true)
   let id: String
-
-  static func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome {
-    try editor.setDone(id, true)
-  }
 }
 
 /// `remconv undone ID`.
 struct UndoneCommand: ReminderStateCommand {
   static let configuration = stateConfiguration(
     name: "undone", abstract: "Mark a reminder not done.", discussion: "Clears completedAt.")
-  static let state = "not done"
+  static let change = ReminderStateChange.done(false)
   let id: String
-
-  static func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome {
-    try editor.setDone(id, false)
-  }
 }
 
 /// `remconv flag ID`.
 struct FlagCommand: ReminderStateCommand {
   static let configuration = stateConfiguration(name: "flag", abstract: "Flag a reminder.")
-  static let state = "flagged"
+  static let change = ReminderStateChange.flagged(true)
   let id: String
-
-  static func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome {
-    try editor.setFlagged(id, true)
-  }
 }
 
 /// `remconv unflag ID`.
 struct UnflagCommand: ReminderStateCommand {
   static let configuration = stateConfiguration(name: "unflag", abstract: "Remove a reminder's flag.")
-  static let state = "not flagged"
+  static let change = ReminderStateChange.flagged(false)
   let id: String
-
-  static func apply(_ editor: ReminderEditor, to id: String) throws -> ReminderEditor.Outcome {
-    try editor.setFlagged(id, false)
-  }
 }
 
 /// `remconv delete ID`: a reminder and its subtasks.

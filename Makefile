@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
 
-.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean
+.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean man
 
 deps:
 	@./Scripts/bootstrap.sh
@@ -30,6 +30,10 @@ test: test-deps
 
 migrations:
 	./Scripts/embed-migrations.sh
+
+# The man page, generated from the same command definitions as --help (a test checks it).
+man: build
+	$(SWIFT) run -q remconv man > docs/remconv.1
 
 check-boundaries:
 	./Scripts/check-boundaries.sh

@@ -8,6 +8,8 @@ packages=(libsqlite3-dev libical-dev libxml2-dev pkg-config sqlite3)
 if [ "${1:-}" = "--test" ]; then
   # Peers the test suite runs against: Taskwarrior, todoman, Python's icalendar.
   packages+=(taskwarrior todoman python3-icalendar)
+  # The shells and roff tools the completion and man page tests run when present.
+  packages+=(zsh fish groff-base mandoc)
 fi
 
 missing=()

@@ -9,6 +9,19 @@ public enum CLI {
     ExportCommand.self,
     ConvertCommand.self,
     FormatsCommand.self,
+    ListsCommand.self,
+    ShowCommand.self,
+    SearchCommand.self,
+    AddCommand.self,
+    EditCommand.self,
+    DoneCommand.self,
+    UndoneCommand.self,
+    FlagCommand.self,
+    UnflagCommand.self,
+    DeleteCommand.self,
+    ListCommand.self,
+    CompletionsCommand.self,
+    ManCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }
@@ -58,7 +71,17 @@ public enum CLI {
       guard let command = commands.first(where: { $0.configuration.name == topic }) else {
         return usageFailure(.unknownCommand(topic, suggestion: suggest(topic)), configuration: nil, io: io)
       }
-      try? io.output.write(HelpGenerator.help(for: command.configuration, globals: GlobalOptions.specs))
+      let configuration = command.configuration
+      guard let subtopic = rest.dropFirst().first else {
+        try? io.output.write(HelpGenerator.help(for: configuration, globals: GlobalOptions.specs))
+        return .ok
+      }
+      guard let subcommand = configuration.subcommand(named: subtopic) else {
+        let error = UsageError.unknownSubcommand(
+          subtopic, command: topic, suggestion: Suggestion.closest(to: subtopic, among: configuration.subcommandNames))
+        return usageFailure(error, configuration: configuration, io: io)
+      }
+      try? io.output.write(HelpGenerator.help(for: subcommand, parent: configuration, globals: GlobalOptions.specs))
       return .ok
     }
     guard let command = commands.first(where: { $0.configuration.name == name }) else {
@@ -69,23 +92,30 @@ public enum CLI {
     do {
       parsed = try ArgumentParser.parse(leadingGlobals + rest, configuration: configuration, globals: GlobalOptions.specs)
     } catch {
-      return usageFailure(error, configuration: configuration, io: io)
+      // Describe the subcommand the line names, if any (`list create X --yes`).
+      let named = rest.lazy.compactMap { configuration.subcommand(named: $0) }.first
+      return usageFailure(error, configuration: named ?? configuration, parent: named == nil ? nil : configuration, io: io)
     }
+    // The subcommand chosen (the parser has checked the name), so that help and usage errors
+    // describe `list create` rather than `list`.
+    let subcommand = parsed.positional(0).flatMap { configuration.subcommand(named: $0) }
+    let effective = subcommand ?? configuration
+    let parent = subcommand == nil ? nil : configuration
     if parsed.flag("help") {
-      try? io.output.write(HelpGenerator.help(for: configuration, globals: GlobalOptions.specs))
+      try? io.output.write(HelpGenerator.help(for: effective, parent: parent, globals: GlobalOptions.specs))
       return .ok
     }
     let instance: any Command
     do {
       instance = try command.init(parsed)
     } catch {
-      return usageFailure(error, configuration: configuration, io: io)
+      return usageFailure(error, configuration: effective, parent: parent, io: io)
     }
-    let context = CommandContext(io: io, environment: environment, arguments: parsed)
+    let context = CommandContext(io: io, environment: environment, arguments: parsed, configuration: effective)
     do {
       return try instance.run(context)
     } catch let error as UsageError {
-      return usageFailure(error, configuration: configuration, io: io)
+      return usageFailure(error, configuration: effective, parent: parent, io: io)
     } catch {
       return fail(error, context: context)
     }
@@ -113,11 +143,14 @@ public enum CLI {
     Suggestion.closest(to: name, among: commands.map { $0.configuration.name } + ["help"])
   }
 
-  private static func usageFailure(_ error: UsageError, configuration: CommandConfiguration?, io: ConsoleIO) -> ExitStatus {
+  private static func usageFailure(
+    _ error: UsageError, configuration: CommandConfiguration?, parent: CommandConfiguration? = nil, io: ConsoleIO
+  ) -> ExitStatus {
     io.printError("Error: \(error.message)")
     if let configuration {
-      io.printError("Usage: \(HelpGenerator.usage(for: configuration))")
-      io.printError("  See 'remconv \(configuration.name) --help' for more information.")
+      io.printError("Usage: \(HelpGenerator.usage(for: configuration, parent: parent))")
+      let name = (parent.map { $0.name + " " } ?? "") + configuration.name
+      io.printError("  See 'remconv \(name) --help' for more information.")
     } else {
       io.printError("Usage: remconv <command> [options]")
       io.printError("  See 'remconv --help' for more information.")

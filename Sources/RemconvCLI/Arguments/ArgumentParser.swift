@@ -18,13 +18,26 @@ public struct ParsedArguments: Sendable {
 ///
 /// Accepts `--name value`, `--name=value`, `-n value`, combined short flags (`-qh`), `--` to
 /// end options, and `-` as a plain value (standard input or output). Global options such as
-/// `--store` are accepted in any position.
+/// `--store` are accepted in any position. For a command with subcommands, the first
+/// positional argument must name one, and from there on that subcommand's options are
+/// accepted too (before it, only the command's own and the global ones).
 enum ArgumentParser {
   static func parse(
     _ arguments: [String], configuration: CommandConfiguration, globals: [OptionSpec]
   ) throws(UsageError) -> ParsedArguments {
-    let options = configuration.options + globals
+    var options = configuration.options + globals
     var parsed = ParsedArguments()
+    func appendPositional(_ value: String) throws(UsageError) {
+      if parsed.positionals.isEmpty, !configuration.subcommands.isEmpty {
+        guard let subcommand = configuration.subcommand(named: value) else {
+          throw .unknownSubcommand(
+            value, command: configuration.name,
+            suggestion: Suggestion.closest(to: value, among: configuration.subcommandNames))
+        }
+        options = subcommand.options + configuration.options + globals
+      }
+      parsed.append(value)
+    }
     var index = 0
     var onlyPositionals = false
     func spec(long name: String) throws(UsageError) -> OptionSpec {
@@ -45,7 +58,7 @@ enum ArgumentParser {
       let argument = arguments[index]
       index += 1
       if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
-        parsed.append(argument)
+        try appendPositional(argument)
         continue
       }
       if argument == "--" {

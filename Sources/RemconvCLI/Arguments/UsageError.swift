@@ -8,6 +8,8 @@ public enum UsageError: Error, Equatable, Sendable {
   case invalidValue(String, option: String, allowed: [String])
   case unknownCommand(String, suggestion: String?)
   case missingCommand
+  case unknownSubcommand(String, command: String, suggestion: String?)
+  case missingSubcommand(command: String, choices: [String])
   case conflictingOptions(String, String)
   case invalid(String)
 
@@ -25,6 +27,10 @@ public enum UsageError: Error, Equatable, Sendable {
     case .unknownCommand(let name, let suggestion):
       "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
     case .missingCommand: "Missing command"
+    case .unknownSubcommand(let name, let command, let suggestion):
+      "Unknown subcommand '\(name)' of '\(command)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
+    case .missingSubcommand(let command, let choices):
+      "Missing subcommand of '\(command)' (one of: \(choices.joined(separator: ", ")))"
     case .conflictingOptions(let first, let second): "'\(first)' cannot be used with '\(second)'"
     case .invalid(let message): message
     }

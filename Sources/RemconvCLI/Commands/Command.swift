@@ -26,11 +26,24 @@ public final class CommandContext {
   public let io: ConsoleIO
   public let environment: [String: String]
   public let arguments: ParsedArguments
+  /// The command (or subcommand) running.
+  public let configuration: CommandConfiguration
 
-  init(io: ConsoleIO, environment: [String: String], arguments: ParsedArguments) {
+  init(io: ConsoleIO, environment: [String: String], arguments: ParsedArguments, configuration: CommandConfiguration) {
     self.io = io
     self.environment = environment
     self.arguments = arguments
+    self.configuration = configuration
+  }
+
+  /// How standard output is styled: colour only on a terminal, never with `NO_COLOR` or a
+  /// dumb terminal, unless `--color always`. A command whose own `--color` shadows the global
+  /// option (`list create --color`) is styled as `auto`.
+  public var style: TextStyle {
+    let shadowed = configuration.options.contains { $0.name == "color" }
+    let mode = shadowed ? "auto" : arguments.value("color") ?? "auto"
+    return TextStyle(
+      enabled: TextStyle.usesColor(mode: mode, isTerminal: io.isOutputTerminal, environment: environment))
   }
 
   public var isQuiet: Bool { arguments.flag("quiet") }

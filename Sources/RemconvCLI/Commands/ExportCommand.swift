@@ -12,12 +12,16 @@ struct ExportCommand: Command {
     options: [
       .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),
       .option("list", value: "name", help: "Only this list; repeat for several.", repeatable: true),
+      .option("scope", short: "s", value: "scope", help: "Only the reminders of a smart list, by the rule of 'show --scope'.", allowed: ReminderScope.allCases.map(\.rawValue)),
       .option("output", short: "o", value: "file", help: "Write here instead of standard output (- for stdout)."),
       .flag("force", help: "Replace an existing output file."),
       .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
       .option("delimiter", value: "char", help: "The CSV delimiter.", defaultValue: "comma"),
     ],
-    examples: ["remconv export --format csv -o reminders.csv", "remconv export --format ics --list Groceries"])
+    examples: [
+      "remconv export --format csv -o reminders.csv", "remconv export --format ics --list Groceries",
+      "remconv export --scope today --format jsonl",
+    ])
 
   let arguments: ParsedArguments
 
@@ -43,6 +47,10 @@ struct ExportCommand: Command {
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
     options.lists = arguments.values("list")
+    if let scope = arguments.value("scope").flatMap(ReminderScope.init(rawValue:)) {
+      let today = context.today
+      options.filter = { scope.contains($0, today: today) }
+    }
     let count = try Exporter.run(from: store, to: writer, options: options, progress: context.progress("exporting"))
     context.endProgress()
     try destination.commit()

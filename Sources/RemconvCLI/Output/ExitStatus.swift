@@ -60,7 +60,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case let failure as ImportFailure:
       if let underlying = failure.underlying { return from(underlying) }
       return .dataError
-    case is UsageError:
+    case is UsageError, is AmbiguousReminderID:
       return .usage
     case let error as SQLiteError:
       if error.isBusy { return .busy }

@@ -1,11 +1,14 @@
 /// Help text in swift-argument-parser's layout: OVERVIEW, USAGE, ARGUMENTS, OPTIONS.
 enum HelpGenerator {
   static let labelWidth = 26
+  /// What remconv is, in one line: the root help's overview and the man page's NAME.
+  static let overview = "Move reminders between formats and keep them safe in a SQLite store."
 
-  static func usage(for configuration: CommandConfiguration) -> String {
-    var parts = ["remconv", configuration.name]
-    if !configuration.subcommands.isEmpty { parts.append("[\(configuration.subcommands.joined(separator: "|"))]") }
-    for argument in configuration.arguments where !configuration.subcommands.contains(argument.name) {
+  /// `remconv import <input> [--format <format>] ...`; `parent` for a subcommand (`list create`).
+  static func usage(for configuration: CommandConfiguration, parent: CommandConfiguration? = nil) -> String {
+    var parts = ["remconv"] + (parent.map { [$0.name] } ?? []) + [configuration.name]
+    if !configuration.subcommands.isEmpty { parts.append("[\(configuration.subcommandNames.joined(separator: "|"))]") }
+    for argument in configuration.arguments where !configuration.subcommandNames.contains(argument.name) {
       parts.append(argument.isOptional ? "[\(argument.label)]" : argument.label)
     }
     for option in configuration.options {
@@ -16,12 +19,19 @@ enum HelpGenerator {
     return parts.joined(separator: " ")
   }
 
-  static func help(for configuration: CommandConfiguration, globals: [OptionSpec]) -> String {
+  static func help(
+    for configuration: CommandConfiguration, parent: CommandConfiguration? = nil, globals: [OptionSpec]
+  ) -> String {
     var lines = ["OVERVIEW: \(configuration.abstract)"]
     if let discussion = configuration.discussion {
       lines += ["", discussion]
     }
-    lines += ["", "USAGE: \(usage(for: configuration))"]
+    lines += ["", "USAGE: \(usage(for: configuration, parent: parent))"]
+    let documented = configuration.subcommands.filter { !$0.abstract.isEmpty }
+    if !documented.isEmpty {
+      lines += ["", "SUBCOMMANDS:"]
+      for subcommand in documented { lines += row(subcommand.name, subcommand.abstract) }
+    }
     if !configuration.arguments.isEmpty {
       lines += ["", "ARGUMENTS:"]
       for argument in configuration.arguments { lines += row(argument.label, argument.help) }
@@ -29,17 +39,20 @@ enum HelpGenerator {
     lines += ["", "OPTIONS:"]
     for option in configuration.options { lines += row(option.label, describe(option)) }
     lines += ["", "GLOBAL OPTIONS:"]
-    for option in globals { lines += row(option.label, describe(option)) }
+    for option in configuration.visibleGlobals(globals, parent: parent) { lines += row(option.label, describe(option)) }
     if !configuration.examples.isEmpty {
       lines += ["", "EXAMPLES:"]
       lines += configuration.examples.map { "  \($0)" }
+    }
+    if !documented.isEmpty {
+      lines += ["", "  See 'remconv help \(configuration.name) <subcommand>' for detailed help."]
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
   static func rootHelp(commands: [CommandConfiguration], globals: [OptionSpec]) -> String {
     var lines = [
-      "OVERVIEW: Move reminders between formats and keep them safe in a SQLite store.", "",
+      "OVERVIEW: \(overview)", "",
       "USAGE: remconv <command> [options]", "", "COMMANDS:",
     ]
     for command in commands { lines += row(command.name, command.abstract) }

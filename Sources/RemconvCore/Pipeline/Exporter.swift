@@ -28,8 +28,10 @@ public enum Exporter {
       var count = 0
       for stored in selected {
         try writer.beginList(stored.list)
+        var outline = OutlineFilter()
         try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
-          if let filter = options.filter, !filter(reminder) { return }
+          // A subtask whose parent the filter leaves out moves up, as outline writers expect.
+          guard let depth = outline.visit(depth: depth, kept: options.filter?(reminder) ?? true) else { return }
           try writer.write(reminder, in: stored.list, depth: depth)
           count += 1
           if count & 1023 == 0 { progress?(count) }

@@ -1,0 +1,40 @@
+import RemconvCore
+
+/// `remconv search TEXT`: reminders whose title or notes contain the text, in every list.
+struct SearchCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "search",
+    abstract: "Find reminders whose title or notes contain a text, in every list.",
+    discussion: """
+      Case, accents and width are ignored: "forecast" finds "Forecast", "cafe" finds "Café".
+      Several words are searched as one phrase. Open reminders come first, then the completed.
+      """,
+    arguments: [ArgumentSpec("text", help: "What to look for.", repeating: true)],
+    options: [ReminderArguments.sortOption, ReminderArguments.hideCompletedOption, ReminderArguments.jsonOption],
+    examples: ["remconv search forecast", "remconv search cafe --json"])
+
+  let search: ReminderSearch
+  let arguments: ParsedArguments
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard !arguments.positionals.isEmpty else { throw .missingArgument("text") }
+    guard let search = ReminderSearch(arguments.positionals.joined(separator: " ")) else {
+      throw .invalid("The search text is blank")
+    }
+    self.search = search
+    self.arguments = arguments
+  }
+
+  func run(_ context: CommandContext) throws -> ExitStatus {
+    let store = try context.openStore()
+    defer { store.close() }
+    let view = try ReminderView(
+      search: search, store: store, today: context.today, options: ReminderArguments.viewOptions(arguments))
+    if !arguments.flag("json"), view.isEmpty, view.completed.isEmpty {
+      context.io.print("No matches for \"\(TerminalText.printable(search.query))\"")
+      return .ok
+    }
+    try ShowCommand.present(view, store: store, json: arguments.flag("json"), context: context)
+    return .ok
+  }
+}

@@ -1,0 +1,117 @@
+/// ANSI styling of terminal output, or none: every method returns its text unchanged when
+/// colour is off, so a view renders the same characters either way.
+public struct TextStyle: Sendable {
+  public let enabled: Bool
+
+  public init(enabled: Bool) { self.enabled = enabled }
+
+  /// Whether to colour: `always` forces it, `never` refuses it; `auto` colours a terminal
+  /// unless `NO_COLOR` is set to anything non-empty (no-color.org) or `TERM` is `dumb`.
+  static func usesColor(mode: String, isTerminal: Bool, environment: [String: String]) -> Bool {
+    switch mode {
+    case "always": return true
+    case "never": return false
+    default:
+      if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+      if environment["TERM"] == "dumb" { return false }
+      return isTerminal
+    }
+  }
+
+  public func bold(_ text: String) -> String { wrap(text, "1") }
+  public func dim(_ text: String) -> String { wrap(text, "2") }
+  public func red(_ text: String) -> String { wrap(text, "31") }
+  public func orange(_ text: String) -> String { wrap(text, "38;5;208") }
+  public func blue(_ text: String) -> String { wrap(text, "34") }
+
+  /// `text` in a `#RRGGBB` colour (24-bit), unchanged when the colour does not parse.
+  public func color(_ text: String, hex: String?) -> String {
+    guard enabled, let hex, let rgb = Self.components(of: hex) else { return text }
+    return wrap(text, "38;2;\(rgb.0);\(rgb.1);\(rgb.2)")
+  }
+
+  private func wrap(_ text: String, _ code: String) -> String {
+    guard enabled, !text.isEmpty else { return text }
+    return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+  }
+
+  private static func components(of hex: String) -> (Int, Int, Int)? {
+    let digits = Array(hex.utf8.dropFirst())
+    guard hex.hasPrefix("#"), digits.count == 6, let value = Int(String(decoding: digits, as: UTF8.self), radix: 16)
+    else { return nil }
+    return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
+  }
+}
+
+/// Text as a terminal shows it: how many columns it takes, and a form safe to print.
+enum TerminalText {
+  /// Replaces what would move the cursor or start an escape sequence: line breaks and tabs
+  /// become spaces, other control characters U+FFFD. A title holding `ESC[2J` must not clear
+  /// the user's screen, and one holding a newline must not break the columns.
+  static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isUnprintable) else { return text }
+    var result = ""
+    result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D: result.unicodeScalars.append(" ")
+      case _ where isUnprintable(scalar): result.unicodeScalars.append("\u{FFFD}")
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+  private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
+  /// The columns `text` takes on a terminal: 2 for wide (East Asian, emoji) characters, 0 for
+  /// combining marks, 1 otherwise, counted per grapheme cluster.
+  static func width(_ text: String) -> Int {
+    // Printable ASCII, by far the most common, is one column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    var total = 0
+    for character in text {
+      total += character.isASCII ? 1 : width(of: character)
+    }
+    return total
+  }
+
+  private static func width(of character: Character) -> Int {
+    var visible = false
+    for scalar in character.unicodeScalars {
+      let properties = scalar.properties
+      if properties.isEmojiPresentation || isWide(scalar.value) { return 2 }
+      switch properties.generalCategory {
+      case .nonspacingMark, .enclosingMark, .format, .control: continue
+      default: visible = true
+      }
+    }
+    // An emoji sequence made of text-presentation scalars plus U+FE0F shows as wide.
+    if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    return visible ? 1 : 0
+  }
+
+  /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth.txt, W and F).
+  private static func isWide(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// `text` followed by spaces up to `columns` display columns.
+  static func padded(_ text: String, to columns: Int) -> String {
+    let missing = columns - width(text)
+    return missing > 0 ? text + String(repeating: " ", count: missing) : text
+  }
+}

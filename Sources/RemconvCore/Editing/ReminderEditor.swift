@@ -1,0 +1,334 @@
+import Foundation
+
+/// The edits a reminders app makes on its lists and reminders, with the app's rules: a
+/// blank title or list name is refused, list names stay unique (`ListName.key`), `editedAt`
+/// is stamped on every change and `completedAt` set and cleared with done, and a reminder
+/// moved to another list takes its subtasks along.
+///
+/// Each method is one transaction (`Store.write`, which also refuses a store this version
+/// must not write); a store busy with another writer waits for the busy timeout and then
+/// fails with `RemconvError.storeBusy`.
+public struct ReminderEditor {
+  public let store: Store
+  /// The time stamped as `editedAt`, `createdAt` and `completedAt`.
+  public let now: Timestamp
+
+  public init(store: Store, now: Date) {
+    self.store = store
+    self.now = Timestamp(now)
+  }
+
+  // MARK: Reminders
+
+  /// What `remconv add` gives a new reminder.
+  public struct NewReminder: Sendable {
+    public var title: String
+    public var notes = ""
+    public var dueDate: DueDate?
+    public var priority = Priority.none
+    public var flagged = false
+
+    public init(title: String) { self.title = title }
+  }
+
+  /// Adds a reminder to the list named `listName`, or under the reminder `parentID` names
+  /// (in the parent's list; naming another list too is refused). Returns it as stored.
+  public func add(_ new: NewReminder, listName: String?, parentID: String?) throws -> Outcome {
+    try Self.requireTitle(new.title)
+    return try store.write {
+      let parent = try parentID.map(resolveReminder)
+      let list: StoredList
+      switch (listName, parent) {
+      case (let name?, let parent?):
+        list = try resolveList(name)
+        guard list.rowID == parent.listRowID else {
+          throw RemconvError.invalidInput(
+            "the parent \(parent.reminder.id) is in another list than '\(list.list.name)': a subtask lives in its parent's list")
+        }
+      case (let name?, nil):
+        list = try resolveList(name)
+      case (nil, let parent?):
+        list = StoredList(rowID: parent.listRowID, list: try self.list(of: parent))
+      case (nil, nil):
+        throw RemconvError.invalidInput("a new reminder needs a list or a parent")
+      }
+      let reminder = Reminder(
+        id: StableID.make(), listID: list.list.id, parentID: parent?.reminder.id, title: new.title,
+        notes: new.notes, flagged: new.flagged, dueDate: new.dueDate, priority: new.priority, createdAt: now,
+        editedAt: now)
+      let row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parent?.rowID)
+      let stored = StoredReminder(rowID: row, listRowID: list.rowID, parentRowID: parent?.rowID, reminder: reminder)
+      return Outcome(reminder: stored, list: list.list, changed: true, movedSubtasks: 0)
+    }
+  }
+
+  /// What `remconv edit` changes; nil members stay as they are.
+  public struct Changes: Sendable {
+    public enum Due: Sendable, Equatable {
+      case set(DueDate)
+      case clear
+    }
+
+    public var title: String?
+    public var notes: String?
+    public var due: Due?
+    public var priority: Priority?
+    public var flagged: Bool?
+    /// Moves the reminder, with its subtasks, to the list of this name.
+    public var listName: String?
+
+    public init() {}
+
+    public var isEmpty: Bool {
+      title == nil && notes == nil && due == nil && priority == nil && flagged == nil && listName == nil
+    }
+  }
+
+  /// What an edit did.
+  public struct Outcome: Sendable {
+    /// The reminder after the edit.
+    public let reminder: StoredReminder
+    /// Its list after the edit.
+    public let list: ReminderList
+    /// False when the reminder already was as asked: then nothing was written.
+    public let changed: Bool
+    /// How many subtasks (nested ones too) moved to another list with it.
+    public let movedSubtasks: Int
+  }
+
+  /// Applies `changes` to the reminder `id` names.
+  public func edit(_ id: String, _ changes: Changes) throws -> Outcome {
+    if let title = changes.title { try Self.requireTitle(title) }
+    return try store.write {
+      let stored = try resolveReminder(id)
+      var reminder = stored.reminder
+      if let title = changes.title { reminder.title = title }
+      if let notes = changes.notes { reminder.notes = notes }
+      switch changes.due {
+      case .set(let due): reminder.dueDate = due
+      case .clear: reminder.dueDate = nil
+      case nil: break
+      }
+      if let priority = changes.priority { reminder.priority = priority }
+      if let flagged = changes.flagged { reminder.flagged = flagged }
+      var target: StoredList?
+      if let listName = changes.listName {
+        let list = try resolveList(listName)
+        if list.rowID != stored.listRowID { target = list }
+      }
+      guard reminder != stored.reminder || target != nil else {
+        return Outcome(reminder: stored, list: try list(of: stored), changed: false, movedSubtasks: 0)
+      }
+      reminder.editedAt = now
+      var listRowID = stored.listRowID
+      var parentRowID = stored.parentRowID
+      var moved = 0
+      if let target {
+        // A subtask leaves its parent behind: it becomes a top-level reminder of the new list.
+        reminder.listID = target.list.id
+        reminder.parentID = nil
+        listRowID = target.rowID
+        parentRowID = nil
+        moved = try moveSubtasks(of: stored.rowID, to: target)
+      }
+      try store.updateReminder(rowID: stored.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
+      let updated = StoredReminder(rowID: stored.rowID, listRowID: listRowID, parentRowID: parentRowID, reminder: reminder)
+      return Outcome(reminder: updated, list: try target?.list ?? list(of: stored), changed: true, movedSubtasks: moved)
+    }
+  }
+
+  /// Marks a reminder done (`completedAt` now) or not done (`completedAt` cleared). Its
+  /// subtasks keep their own state.
+  public func setDone(_ id: String, _ done: Bool) throws -> Outcome {
+    try update(id) { reminder in
+      guard reminder.isDone != done else { return }
+      reminder.isDone = done
+      reminder.completedAt = done ? now : nil
+    }
+  }
+
+  public func setFlagged(_ id: String, _ flagged: Bool) throws -> Outcome {
+    try update(id) { reminder in reminder.flagged = flagged }
+  }
+
+  /// Deletes a reminder and its subtasks. Returns the reminder, its list and how many
+  /// reminders went in all.
+  public func delete(_ id: String) throws -> (reminder: StoredReminder, list: ReminderList, count: Int) {
+    try store.write {
+      let stored = try resolveReminder(id)
+      let list = try list(of: stored)
+      return (stored, list, try store.deleteReminder(rowID: stored.rowID))
+    }
+  }
+
+  private func update(_ id: String, _ change: (inout Reminder) -> Void) throws -> Outcome {
+    try store.write {
+      let stored = try resolveReminder(id)
+      var reminder = stored.reminder
+      change(&reminder)
+      guard reminder != stored.reminder else {
+        return Outcome(reminder: stored, list: try list(of: stored), changed: false, movedSubtasks: 0)
+      }
+      reminder.editedAt = now
+      try store.updateReminder(
+        rowID: stored.rowID, reminder, listRowID: stored.listRowID, parentRowID: stored.parentRowID)
+      let updated = StoredReminder(
+        rowID: stored.rowID, listRowID: stored.listRowID, parentRowID: stored.parentRowID, reminder: reminder)
+      return Outcome(reminder: updated, list: try list(of: stored), changed: true, movedSubtasks: 0)
+    }
+  }
+
+  /// Moves every subtask of `rowID` (nested ones too) to `list`, each keeping its parent.
+  private func moveSubtasks(of rowID: Int64, to list: StoredList) throws -> Int {
+    var moved = 0
+    for row in try store.subtreeRowIDs(of: rowID) where row != rowID {
+      guard let subtask = try store.reminder(rowID: row) else { continue }
+      var reminder = subtask.reminder
+      reminder.listID = list.list.id
+      reminder.editedAt = now
+      try store.updateReminder(rowID: row, reminder, listRowID: list.rowID, parentRowID: subtask.parentRowID)
+      moved += 1
+    }
+    return moved
+  }
+
+  // MARK: Lists
+
+  /// Creates a list; its name must not collide with another list's (case- and
+  /// normalisation-insensitive).
+  public func createList(name: String, symbol: String?, color: String?) throws -> StoredList {
+    let normalized = try Self.requireListName(name)
+    return try store.write {
+      if let clash = try store.list(named: normalized) {
+        throw RemconvError.conflict("a list named '\(clash.list.name)' already exists")
+      }
+      let list = ReminderList(
+        id: StableID.make(), name: normalized, symbol: symbol ?? ReminderList.defaultSymbol, color: color,
+        createdAt: now)
+      return StoredList(rowID: try store.insertList(list), list: list)
+    }
+  }
+
+  /// What `remconv list edit` changes; nil members stay as they are.
+  public struct ListChanges: Sendable {
+    public var name: String?
+    public var symbol: String?
+    /// `.some(nil)` removes the colour.
+    public var color: String??
+
+    public init() {}
+
+    public var isEmpty: Bool { name == nil && symbol == nil && color == nil }
+  }
+
+  /// Renames a list or changes its symbol or colour. Returns the list after the edit and
+  /// whether anything changed.
+  public func editList(_ name: String, _ changes: ListChanges) throws -> (list: StoredList, changed: Bool) {
+    let newName = try changes.name.map(Self.requireListName)
+    return try store.write {
+      let stored = try resolveList(name)
+      var list = stored.list
+      if let newName {
+        if let clash = try store.list(named: newName), clash.rowID != stored.rowID {
+          throw RemconvError.conflict("a list named '\(clash.list.name)' already exists")
+        }
+        list.name = newName
+      }
+      if let symbol = changes.symbol { list.symbol = symbol }
+      if let color = changes.color { list.color = color }
+      guard list != stored.list else { return (stored, false) }
+      try store.updateList(rowID: stored.rowID, list)
+      return (StoredList(rowID: stored.rowID, list: list), true)
+    }
+  }
+
+  /// How many reminders deleting a list would delete with it.
+  public func reminderCount(inList name: String) throws -> (list: StoredList, count: Int) {
+    let list = try resolveList(name)
+    return (list, try store.reminderCount(inListRow: list.rowID))
+  }
+
+  /// Deletes a list and its reminders. Returns the list and how many reminders went.
+  public func deleteList(_ name: String) throws -> (list: StoredList, count: Int) {
+    try store.write {
+      let list = try resolveList(name)
+      return (list, try store.deleteList(rowID: list.rowID))
+    }
+  }
+
+  // MARK: Finding
+
+  /// The reminder `id` names: the reminder with that exact UID, else the one reminder whose
+  /// UID starts with it (ASCII case-insensitively), as git finds a commit by a hash prefix.
+  public func resolveReminder(_ id: String) throws -> StoredReminder {
+    guard !id.isEmpty else { throw RemconvError.invalidInput("an empty reminder ID names nothing") }
+    let exact = try store.reminders(uid: id)
+    if exact.count == 1, let only = exact.first { return only }
+    let limit = 10
+    let candidates = exact.isEmpty ? try store.reminders(uidPrefix: id, limit: limit + 1) : exact
+    guard !candidates.isEmpty else { throw RemconvError.notFound("no reminder has the ID '\(id)' or one starting with it") }
+    if candidates.count == 1, let only = candidates.first { return only }
+    var named: [AmbiguousReminderID.Candidate] = []
+    for candidate in candidates.prefix(limit) {
+      let list = try store.list(rowID: candidate.listRowID)?.list.name ?? ""
+      named.append(.init(reminder: candidate.reminder, listName: list))
+    }
+    throw AmbiguousReminderID(id: id, candidates: named, hasMore: candidates.count > limit)
+  }
+
+  /// The list a stored reminder is in.
+  func list(of stored: StoredReminder) throws -> ReminderList {
+    guard let list = try store.list(rowID: stored.listRowID) else {
+      throw RemconvError.notFound("the list of \(stored.reminder.id) is missing")
+    }
+    return list.list
+  }
+
+  /// The list named `name` (compared by `ListName.key`).
+  public func resolveList(_ name: String) throws -> StoredList {
+    guard let list = try store.list(named: name) else {
+      let names = try store.lists().map(\.list.name)
+      let known = names.isEmpty ? "the store has no lists" : "lists: " + names.joined(separator: ", ")
+      throw RemconvError.notFound("no list named '\(name)' (\(known))")
+    }
+    return list
+  }
+
+  // MARK: Rules
+
+  static func requireTitle(_ title: String) throws {
+    if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      throw RemconvError.invalidInput("a reminder's title cannot be blank")
+    }
+  }
+
+  static func requireListName(_ name: String) throws -> String {
+    let normalized = ListName.normalized(name)
+    if normalized.isEmpty { throw RemconvError.invalidInput("a list's name cannot be blank") }
+    return normalized
+  }
+}
+
+/// An ID prefix that several reminders share: the caller lists them so the user can type more.
+public struct AmbiguousReminderID: Error, Sendable, CustomStringConvertible {
+  public struct Candidate: Sendable {
+    public let reminder: Reminder
+    public let listName: String
+  }
+
+  public let id: String
+  public let candidates: [Candidate]
+  /// More reminders match than `candidates` holds.
+  public let hasMore: Bool
+
+  public var description: String {
+    var lines = ["the ID '\(id)' is ambiguous; it matches:"]
+    for candidate in candidates {
+      // Quoted: a title is user data, and its control characters must not reach a terminal.
+      lines.append(
+        "  \(candidate.reminder.id)  \(JSONText.quoted(candidate.reminder.title))  in \(JSONText.quoted(candidate.listName))")
+    }
+    if hasMore { lines.append("  and more") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// One reminder in a view, with its list and its depth among the reminders the view shows.
+public struct ViewRow: Sendable {
+  public let reminder: Reminder
+  public let list: ReminderList
+  public let depth: Int
+}
+
+/// A part of a view under one heading.
+public struct ViewSection: Sendable {
+  public enum Heading: Hashable, Sendable {
+    /// The rows of a list view: the list is the view's title.
+    case none
+    /// The rows of one list in a smart view or a search.
+    case list(ReminderList)
+    /// The reminders due on one day (`--group day`); nil for those without a due date.
+    case day(LocalDate?)
+  }
+
+  public let heading: Heading
+  public var rows: [ViewRow]
+}
+
+/// How a view orders and groups its reminders.
+public struct ViewOptions: Sendable {
+  public enum Sort: String, CaseIterable, Sendable {
+    /// The order the reminders were stored in (a reminders app's manual order).
+    case manual
+    /// High priority first; the same priority keeps the manual order.
+    case priority
+    /// Earliest due first, reminders without a due date last.
+    case due
+  }
+
+  public var sort = Sort.manual
+  /// Groups the reminders by the day they are due, with a heading per day; subtasks are
+  /// shown flat, each under its own day.
+  public var groupByDay = false
+  /// Adds the Completed section.
+  public var includeCompleted = true
+
+  public init() {}
+}
+
+/// What a reminders app shows for a list, a smart list or a search: the reminders that are
+/// its members (open ones; done ones for Completed), subtasks under their parents, then a
+/// Completed section with the done reminders that would otherwise belong.
+///
+/// Membership is decided by `ReminderScope` (the rule shared with the counts and with
+/// `export --scope`) or `ReminderSearch`. A view holds the reminders it shows; the counts and
+/// exports that need no order stream instead.
+public struct ReminderView: Sendable {
+  public enum Subject: Sendable {
+    case list(ReminderList)
+    case scope(ReminderScope)
+    case search(ReminderSearch)
+  }
+
+  public let subject: Subject
+  public let today: Today
+  public let options: ViewOptions
+  /// The view's members, under their headings.
+  public private(set) var sections: [ViewSection] = []
+  /// The Completed section (empty when not asked for, and for the Completed scope itself).
+  public private(set) var completed: [ViewRow] = []
+
+  /// How many reminders are members of the view: for a list or a counted scope, the count
+  /// `remconv lists` shows.
+  public var count: Int { sections.reduce(0) { $0 + $1.rows.count } }
+
+  public var isEmpty: Bool { count == 0 }
+
+  /// The view of one list.
+  public init(list: StoredList, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
+    self.init(subject: .list(list.list), today: today, options: options)
+    try store.read { try collect(from: [list], store: store) }
+  }
+
+  /// A smart list across every list.
+  public init(scope: ReminderScope, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
+    self.init(subject: .scope(scope), today: today, options: options)
+    try store.read { try collect(from: try store.lists(), store: store) }
+  }
+
+  /// The reminders whose title or notes contain a search's query, across every list.
+  public init(search: ReminderSearch, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
+    self.init(subject: .search(search), today: today, options: options)
+    try store.read { try collect(from: try store.lists(), store: store) }
+  }
+
+  private init(subject: Subject, today: Today, options: ViewOptions) {
+    self.subject = subject
+    self.today = today
+    self.options = options
+  }
+
+  /// Whether a reminder is a member of the view.
+  func isMember(_ reminder: Reminder) -> Bool {
+    switch subject {
+    case .list: ReminderScope.all.contains(reminder, today: today)
+    case .scope(let scope): scope.contains(reminder, today: today)
+    case .search(let search): !reminder.isDone && search.matches(reminder)
+    }
+  }
+
+  /// Whether a reminder belongs in the Completed section.
+  func isCompletedMember(_ reminder: Reminder) -> Bool {
+    guard options.includeCompleted, reminder.isDone else { return false }
+    switch subject {
+    case .list: return true
+    case .scope(let scope): return scope != .completed && scope.matchesIgnoringCompletion(reminder.facts, today: today)
+    case .search(let search): return search.matches(reminder)
+    }
+  }
+
+  private mutating func collect(from lists: [StoredList], store: Store) throws {
+    var memberRows: [(list: ReminderList, rows: [ViewRow])] = []
+    for stored in lists {
+      var members: [ViewRow] = []
+      var completedRows: [ViewRow] = []
+      var memberOutline = OutlineFilter()
+      var completedOutline = OutlineFilter()
+      try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
+        if let depth = memberOutline.visit(depth: depth, kept: isMember(reminder)) {
+          members.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
+        }
+        if let depth = completedOutline.visit(depth: depth, kept: isCompletedMember(reminder)) {
+          completedRows.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
+        }
+      }
+      if !members.isEmpty { memberRows.append((stored.list, sortedOutline(members))) }
+      completed += sortedOutline(completedRows)
+    }
+    if options.groupByDay {
+      sections = groupedByDay(memberRows.flatMap(\.rows))
+    } else if case .list = subject {
+      sections = [ViewSection(heading: .none, rows: memberRows.flatMap(\.rows))]
+    } else {
+      sections = memberRows.map { ViewSection(heading: .list($0.list), rows: $0.rows) }
+    }
+  }
+
+  /// Sorts siblings by the view's order, keeping each subtask under its parent.
+  private func sortedOutline(_ rows: [ViewRow]) -> [ViewRow] {
+    guard options.sort != .manual, rows.count > 1 else { return rows }
+    // Build the tree from the depths (outline order), sort each node's children, flatten.
+    var children: [[Int]] = Array(repeating: [], count: rows.count)
+    var roots: [Int] = []
+    var path: [Int] = []
+    for (index, row) in rows.enumerated() {
+      while path.count > row.depth { path.removeLast() }
+      if let parent = path.last { children[parent].append(index) } else { roots.append(index) }
+      path.append(index)
+    }
+    var result: [ViewRow] = []
+    result.reserveCapacity(rows.count)
+    var stack = sortedSiblings(roots, in: rows).reversed().map { $0 }
+    while let index = stack.popLast() {
+      result.append(rows[index])
+      stack += sortedSiblings(children[index], in: rows).reversed()
+    }
+    return result
+  }
+
+  private func sortedSiblings(_ indices: [Int], in rows: [ViewRow]) -> [Int] {
+    indices.sorted { left, right in
+      let order = compare(rows[left].reminder, rows[right].reminder)
+      return order == .orderedSame ? left < right : order == .orderedAscending
+    }
+  }
+
+  /// The view's order between two reminders; `orderedSame` leaves the manual order.
+  private func compare(_ left: Reminder, _ right: Reminder) -> ComparisonResult {
+    switch options.sort {
+    case .manual:
+      return .orderedSame
+    case .priority:
+      if left.priority == right.priority { return .orderedSame }
+      return left.priority > right.priority ? .orderedAscending : .orderedDescending
+    case .due:
+      let leftKey = left.dueDate.map { $0.sortKey(in: today.timeZone) }
+      let rightKey = right.dueDate.map { $0.sortKey(in: today.timeZone) }
+      switch (leftKey, rightKey) {
+      case (nil, nil): return .orderedSame
+      case (nil, _): return .orderedDescending
+      case (_, nil): return .orderedAscending
+      case (let left?, let right?):
+        return left == right ? .orderedSame : left < right ? .orderedAscending : .orderedDescending
+      }
+    }
+  }
+
+  /// The members grouped by the day they are due (earliest first, time order within a day,
+  /// `--sort priority` within a time), then those without a due date.
+  private func groupedByDay(_ rows: [ViewRow]) -> [ViewSection] {
+    let keyed = rows.enumerated().map { index, row in
+      (row: row, index: index, day: row.reminder.dueDate.map(today.day(of:)),
+       time: row.reminder.dueDate.map { $0.sortKey(in: today.timeZone) })
+    }
+    let ordered = keyed.sorted { left, right in
+      switch (left.day, right.day) {
+      case (nil, nil): break
+      case (nil, _): return false
+      case (_, nil): return true
+      case (let leftDay?, let rightDay?): if leftDay != rightDay { return leftDay < rightDay }
+      }
+      if left.time != right.time, let leftTime = left.time, let rightTime = right.time { return leftTime < rightTime }
+      if options.sort == .priority, left.row.reminder.priority != right.row.reminder.priority {
+        return left.row.reminder.priority > right.row.reminder.priority
+      }
+      return left.index < right.index
+    }
+    var sections: [ViewSection] = []
+    for item in ordered {
+      let flat = ViewRow(reminder: item.row.reminder, list: item.row.list, depth: 0)
+      if let last = sections.last, last.heading == .day(item.day) {
+        sections[sections.count - 1].rows.append(flat)
+      } else {
+        sections.append(ViewSection(heading: .day(item.day), rows: [flat]))
+      }
+    }
+    return sections
+  }
+}

@@ -56,9 +56,8 @@ struct Migrator {
     }
     plan.steps = try steps(for: status, upTo: target)
     guard !plan.steps.isEmpty else { return plan }
-    let before = try StoreSnapshot.capture(database)
-    plan.preexisting = before.findings.sorted()
     plan.preflight = try Preflight.findings(in: database, plan: plan.steps, policy: settings.policy)
+    plan.preexisting = Self.preexisting(try StoreSnapshot.capture(database), preflight: plan.preflight)
     if status.state != .empty, let last = plan.steps.last {
       plan.backupPath = StoreBackup.nextPath(for: path, from: status.versionNumber, to: last.number, at: settings.now())
       plan.blockers += try spaceBlockers()
@@ -120,8 +119,8 @@ struct Migrator {
         "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); nothing was changed")
     }
     let baseline = try StoreSnapshot.capture(database)
-    report.preexisting = baseline.findings.sorted()
     let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
+    report.preexisting = Self.preexisting(baseline, preflight: preflight)
     if settings.policy == .fail, !preflight.duplicates.isEmpty {
       throw RemconvError.migrationFailed(duplicateRefusal(preflight))
     }
@@ -188,6 +187,12 @@ struct Migrator {
       report.prunedBackups = StoreBackup.prune(for: path, keeping: settings.backupsKept)
     }
     return report
+  }
+
+  /// The findings the store had before the upgrade, less the colliding names the preflight
+  /// deals with (they are shown as the preflight's groups and actions instead).
+  private static func preexisting(_ snapshot: StoreSnapshot, preflight: PreflightFindings) -> [IntegrityFinding] {
+    snapshot.findings.filter { preflight.step == nil || $0.kind != .duplicateListName }.sorted()
   }
 
   /// Refuses an upgrade the disk cannot hold: the backup, plus as much again for the journal

@@ -30,7 +30,19 @@ public enum PreflightAction: Sendable, Hashable {
     case .merge(let id, let name, let into, let intoName, let moved):
       "merged list \(id) '\(name)' into list \(into) '\(intoName)' (\(moved) reminder\(moved == 1 ? "" : "s") moved)"
     case .assignUID(let id, let name):
-      "list \(id) '\(name)' had no UID: it gets a fresh one"
+      "list \(id) '\(name)' had no UID: it got a fresh one"
+    }
+  }
+
+  /// One line for a plan: what the upgrade will do.
+  public var plannedDescription: String {
+    switch self {
+    case .rename(let id, let from, let to):
+      "list \(id) '\(from)' will be renamed '\(to)'"
+    case .merge(let id, let name, let into, let intoName, let moved):
+      "list \(id) '\(name)' will be merged into list \(into) '\(intoName)' (\(moved) reminder\(moved == 1 ? "" : "s") moved)"
+    case .assignUID(let id, let name):
+      "list \(id) '\(name)' has no UID: it will get a fresh one"
     }
   }
 }

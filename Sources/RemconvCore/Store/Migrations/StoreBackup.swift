@@ -23,9 +23,11 @@ public struct StoreBackup: Sendable, Hashable {
     let directory = url.deletingLastPathComponent().path
     let prefix = url.lastPathComponent + ".backup-"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    // Paths are spelled like the store's (relative stays relative), as `nextPath` makes them.
     return names.compactMap { name -> StoreBackup? in
       guard name.hasPrefix(prefix) else { return nil }
-      return parse(String(name.dropFirst(prefix.count)), path: directory + "/" + name)
+      let rest = String(name.dropFirst(prefix.count))
+      return parse(rest, path: storePath + ".backup-" + rest)
     }.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
   }
 

@@ -62,12 +62,15 @@ public struct Migration: Sendable, Hashable {
   /// first rewrites the foreign keys that point at it (trap T3), so `ALTER TABLE x RENAME TO`
   /// is accepted only for a table created earlier in the same file.
   public static func lint(_ sql: String) -> [String] {
-    let words = SQLWords.split(sql)
+    let tokens = SQLWords.split(sql)
+    // Keywords are bare words; a quoted name ("commit") is never one.
+    let words = tokens.map { $0.isQuoted ? "" : $0.text }
     var found: [String] = []
     var created: Set<String> = []
     for (index, word) in words.enumerated() {
       let previous = index > 0 ? words[index - 1] : ""
       let next = index + 1 < words.count ? words[index + 1] : ""
+      let nextName = index + 1 < tokens.count ? tokens[index + 1].text : ""
       switch word {
       case "BEGIN":
         // BEGIN also opens a trigger body (after FOR EACH ROW or a WHEN condition).
@@ -81,15 +84,14 @@ public struct Migration: Sendable, Hashable {
       case "PRAGMA":
         if Self.refusedPragmas.contains(next) { found.append("PRAGMA \(next.lowercased())") }
       case "TABLE":
-        if previous == "CREATE" || (previous == "TEMP" || previous == "TEMPORARY") {
-          var nameIndex = index + 1
-          if next == "IF" { nameIndex += 3 }  // IF NOT EXISTS
-          if nameIndex < words.count { created.insert(words[nameIndex]) }
+        if ["CREATE", "TEMP", "TEMPORARY"].contains(previous) {
+          let nameIndex = next == "IF" ? index + 4 : index + 1  // IF NOT EXISTS
+          if nameIndex < tokens.count { created.insert(tokens[nameIndex].text) }
         }
         if previous == "ALTER", index + 3 < words.count, words[index + 2] == "RENAME",
-          words[index + 3] == "TO", !created.contains(next)
+          words[index + 3] == "TO", !created.contains(nextName)
         {
-          found.append("ALTER TABLE \(next.lowercased()) RENAME TO: rename the new table over the old one, never the old one first")
+          found.append("ALTER TABLE \(nextName.lowercased()) RENAME TO: rename the new table over the old one, never the old one first")
         }
       default: break
       }
@@ -120,12 +122,19 @@ public struct Migration: Sendable, Hashable {
 /// The words of a SQL text for the lint: upper-cased keywords and names, with comments and
 /// string literals removed, and `;` kept as a word so statements can be told apart.
 enum SQLWords {
-  static func split(_ sql: String) -> [String] {
-    var words: [String] = []
+  struct Word: Equatable {
+    /// Upper-cased; a quoted name without its quotes.
+    let text: String
+    /// Written as "name", `name` or [name]: a name, never a keyword.
+    let isQuoted: Bool
+  }
+
+  static func split(_ sql: String) -> [Word] {
+    var words: [Word] = []
     var current = ""
     var characters = Array(sql.unicodeScalars)[...]
     func flush() {
-      if !current.isEmpty { words.append(current.uppercased()) }
+      if !current.isEmpty { words.append(Word(text: current.uppercased(), isQuoted: false)) }
       current = ""
     }
     while let character = characters.popFirst() {
@@ -155,10 +164,10 @@ enum SQLWords {
         let closing: Unicode.Scalar = character == "[" ? "]" : character
         var name = ""
         while let inner = characters.popFirst(), inner != closing { name.unicodeScalars.append(inner) }
-        words.append(name.uppercased())
+        words.append(Word(text: name.uppercased(), isQuoted: true))
       case ";":
         flush()
-        words.append(";")
+        words.append(Word(text: ";", isQuoted: false))
       default:
         if character.properties.isAlphabetic || ("0"..."9").contains(character) || character == "_" {
           current.unicodeScalars.append(character)

@@ -139,7 +139,7 @@ struct Migrator {
       let refused = Migration.lint(step.sql)
       if !refused.isEmpty {
         throw RemconvError.migrationFailed(
-          "\(path): migration \(step.id) contains \(refused.joined(separator: ", ")), which migrations may not; nothing was changed")
+          "\(path): migration \(step.id) contains \(refused.joined(separator: ", ")), which migrations may not; the upgrade was rolled back, the store is unchanged")
       }
       let savepoint = "remconv_step_\(step.number)"
       try database.execute("SAVEPOINT \(savepoint)")

@@ -293,7 +293,9 @@ public final class Store {
     if error.isBusy {
       return .storeBusy("\(path): the store is busy with another remconv (waited for the busy timeout)")
     }
-    if error.isNotADatabase { return .notAStore("\(path): not a remconv store, or damaged: \(error.message)") }
+    if error.isNotADatabase {
+      return .notAStore("\(path): the store is damaged or not a remconv store (\(error.message)); nothing was changed")
+    }
     if error.isIOFailure { return .ioFailure("\(path): \(error.message)") }
     if error.isReadOnly { return .ioFailure("\(path): the store is read-only: \(error.message)") }
     if error.isCannotOpen { return .cannotCreateOutput("\(path): cannot open the store: \(error.message)") }

@@ -121,12 +121,7 @@ public struct StoreBackup: Sendable, Hashable {
           "\(path): the backup is damaged (integrity_check: \(problems.prefix(3).joined(separator: "; ")))")
       }
       guard let counts else { return }
-      var found: [String: Int] = [:]
-      for table in try StoreSnapshot.userTables(database) {
-        if case .integer(let count) = try database.scalar("SELECT count(*) FROM \(StoreSnapshot.quoted(table))") {
-          found[table] = Int(count)
-        }
-      }
+      let found = try StoreSnapshot.tableCounts(database)
       if found != counts {
         let differences = Set(found.keys).union(counts.keys).sorted().compactMap { table -> String? in
           found[table] == counts[table] ? nil : "\(table): \(counts[table].map(String.init) ?? "none") in the store, \(found[table].map(String.init) ?? "none") in the backup"

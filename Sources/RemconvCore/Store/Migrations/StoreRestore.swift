@@ -55,7 +55,7 @@ extension Store {
     let counts: [String: Int]
     do {
       status = try MigrationHistory(database: source, path: backupPath, steps: options.migrations).status()
-      counts = try StoreSnapshot.capture(source).tableCounts
+      counts = try StoreSnapshot.tableCounts(source)
     } catch let error as SQLiteError {
       throw RemconvError.notAStore("\(backupPath): the backup cannot be read: \(error.message)")
     }
@@ -85,7 +85,7 @@ extension Store {
     defer { check.close() }
     do {
       let problems = try StoreSnapshot.integrityProblems(check)
-      let restored = try StoreSnapshot.capture(check).tableCounts
+      let restored = try StoreSnapshot.tableCounts(check)
       guard problems.isEmpty, restored == counts else {
         let saved = report.previous.map { "; the previous store is saved at \($0.path)" } ?? ""
         throw RemconvError.ioFailure(
@@ -110,7 +110,7 @@ extension Store {
       let status = try MigrationHistory(database: reader, path: storePath, steps: options.migrations).status()
       fromVersion = status.versionNumber
       if try StoreSnapshot.integrityProblems(reader).isEmpty {
-        counts = try StoreSnapshot.capture(reader).tableCounts
+        counts = try StoreSnapshot.tableCounts(reader)
       }
     } catch {
       counts = nil  // damaged or not a remconv store: keep a page-for-page copy

@@ -64,10 +64,7 @@ struct StoreSnapshot {
   /// Counts and checks the store as `database` sees it (inside the migration's transaction).
   static func capture(_ database: Database) throws -> StoreSnapshot {
     var snapshot = StoreSnapshot()
-    for table in try userTables(database) {
-      let count = try database.scalar("SELECT count(*) FROM \(quoted(table))")
-      if case .integer(let number) = count { snapshot.tableCounts[table] = Int(number) }
-    }
+    snapshot.tableCounts = try tableCounts(database)
     guard snapshot.tableCounts["lists"] != nil, snapshot.tableCounts["reminders"] != nil else {
       return snapshot
     }
@@ -169,6 +166,17 @@ struct StoreSnapshot {
       problems.append("new problem: \(finding.message)")
     }
     return problems
+  }
+
+  /// The rows of every table, the history table included.
+  static func tableCounts(_ database: Database) throws -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for table in try userTables(database) {
+      if case .integer(let count) = try database.scalar("SELECT count(*) FROM \(quoted(table))") {
+        counts[table] = Int(count)
+      }
+    }
+    return counts
   }
 
   static func userTables(_ database: Database) throws -> [String] {

@@ -76,6 +76,11 @@ struct Migrator {
   func migrate(upTo target: String? = nil) throws -> MigrationReport {
     try database.execute("PRAGMA foreign_keys = OFF")
     defer { try? database.execute("PRAGMA foreign_keys = ON") }
+    // The checks read every table after every step: a page cache that holds the store keeps
+    // them off the disk (64 MiB at most; the connection's own size comes back afterwards).
+    let cacheSize = try database.scalar("PRAGMA cache_size")
+    try database.execute("PRAGMA cache_size = -65536")
+    defer { if case .integer(let size) = cacheSize { try? database.execute("PRAGMA cache_size = \(size)") } }
     do {
       try database.execute("BEGIN IMMEDIATE")
     } catch {

@@ -45,6 +45,9 @@ extension Store {
     if backupURL.path == URL(fileURLWithPath: storePath).resolvingSymlinksInPath().path {
       throw RemconvError.invalidInput("\(backupPath): that is the store itself, not a backup of it")
     }
+    guard FileManager.default.fileExists(atPath: backupPath) else {
+      throw RemconvError.inputMissing("\(backupPath): no such backup")
+    }
     if try prepareFile(at: backupPath, readOnly: true) {
       throw RemconvError.notAStore("\(backupPath): the backup is empty")
     }

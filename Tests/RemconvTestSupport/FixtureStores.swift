@@ -63,3 +63,16 @@ public enum RemconvExecutable {
     return nil
   }
 }
+
+extension FixtureStores {
+  /// Copies the fixture `name` into `directory` and runs `sql` on the copy (to tamper with its
+  /// history or its schema), with a plain connection that knows nothing of migrations.
+  @discardableResult
+  public static func copy(_ name: String, into directory: TemporaryDirectory, editing sql: String) throws -> String {
+    let path = try copy(name, into: directory)
+    let database = try Database(path: path)
+    defer { database.close() }
+    try database.execute(sql)
+    return path
+  }
+}

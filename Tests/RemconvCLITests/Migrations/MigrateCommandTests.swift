@@ -29,34 +29,34 @@ import RemconvTestSupport
 
   @Test func noUpgradeRefusesWithItsOwnExitCode() throws {
     let bench = try bench(with: "v0001.sqlite")
-    let digest = try FixtureStores.digest(bench.storePath)
-    let result = bench.run("export --no-upgrade")
-    #expect(result.status == .upgradeRefused && result.status.rawValue == 78)
-    #expect(result.errors.contains("--no-upgrade was given") && result.errors.contains("remconv migrate up"))
-    #expect(try FixtureStores.digest(bench.storePath) == digest)
+    try expectUntouched(bench.storePath) {
+      let result = bench.run("export --no-upgrade")
+      #expect(result.status == .upgradeRefused && result.status.rawValue == 78)
+      #expect(result.errors.contains("--no-upgrade was given") && result.errors.contains("remconv migrate up"))
+    }
   }
 
   @Test func aNewerStoreExportsButRefusesImports() throws {
     let bench = try bench(with: "v0006-newer.sqlite")
-    let digest = try FixtureStores.digest(bench.storePath)
-    let export = bench.run("export --format json")
-    #expect(export.status == .ok && export.errors.isEmpty)
-    #expect(export.output.contains("Milch (laktosefrei)"))
-    let input = bench.directory.write("new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
-    let imported = bench.run(["import", input])
-    #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
-    #expect(imported.errors.contains("0006_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
-    #expect(bench.run("migrate up").status == .storeTooNew)
-    #expect(try FixtureStores.digest(bench.storePath) == digest)
+    try expectUntouched(bench.storePath) {
+      let export = bench.run("export --format json")
+      #expect(export.status == .ok && export.errors.isEmpty)
+      #expect(export.output.contains("Milch (laktosefrei)"))
+      let input = bench.directory.write("new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
+      let imported = bench.run(["import", input])
+      #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
+      #expect(imported.errors.contains("0006_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
+      #expect(bench.run("migrate up").status == .storeTooNew)
+    }
     let status = try json(bench.run("migrate status --json").output)
     #expect(status["state"] == .string("newer") && status["neededVersion"] == .string("0.3.0"))
   }
 
   @Test func anEditedStepStopsEveryCommand() throws {
-    let bench = try bench(with: "v0003.sqlite")
-    let database = try Database(path: bench.storePath)
-    try database.execute("UPDATE remconv_migrations SET checksum = 'edited' WHERE id = '0001_lists_and_reminders'")
-    database.close()
+    let bench = TestBench()
+    try FixtureStores.copy(
+      "v0003.sqlite", into: bench.directory,
+      editing: "UPDATE remconv_migrations SET checksum = 'edited' WHERE id = '0001_lists_and_reminders'")
     let export = bench.run("export")
     #expect(export.status == .upgradeRefused)
     #expect(export.errors.contains("0001_lists_and_reminders does not match"))
@@ -92,21 +92,21 @@ import RemconvTestSupport
 
   @Test func planShowsTheBackupAndThePreflightWithoutChangingAnything() throws {
     let bench = try bench(with: "v0004-duplicate-names.sqlite")
-    let digest = try FixtureStores.digest(bench.storePath)
-    let plan = try json(bench.run("migrate plan --json --on-duplicate merge").output)
-    #expect(plan["steps"] == .array([.string("0005_unique_list_names")]))
-    #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0005-20261129T100000Z") == true)
-    #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
-    let actions = try #require(plan["preflight"]?.arrayValue)
-    #expect(actions.compactMap { $0["action"]?.stringValue } == ["merge", "merge", "merge", "assign-uid"])
-    #expect(plan["blockers"] == .array([]))
-    let text = bench.run("migrate plan")
-    #expect(text.status == .ok)
-    #expect(text.output.contains("-> list 3 'home' will be renamed 'home (3)'"))
-    let refused = bench.run("migrate plan --on-duplicate fail")
-    #expect(refused.status == .findings)
-    #expect(refused.output.contains("blocked, the upgrade would change nothing:"))
-    #expect(try FixtureStores.digest(bench.storePath) == digest)
+    try expectUntouched(bench.storePath) {
+      let plan = try json(bench.run("migrate plan --json --on-duplicate merge").output)
+      #expect(plan["steps"] == .array([.string("0005_unique_list_names")]))
+      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0005-20261129T100000Z") == true)
+      #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
+      let actions = try #require(plan["preflight"]?.arrayValue)
+      #expect(actions.compactMap { $0["action"]?.stringValue } == ["merge", "merge", "merge", "assign-uid"])
+      #expect(plan["blockers"] == .array([]))
+      let text = bench.run("migrate plan")
+      #expect(text.status == .ok)
+      #expect(text.output.contains("-> list 3 'home' will be renamed 'home (3)'"))
+      let refused = bench.run("migrate plan --on-duplicate fail")
+      #expect(refused.status == .findings)
+      #expect(refused.output.contains("blocked, the upgrade would change nothing:"))
+    }
   }
 
   @Test func upAppliesOnceAndThenReportsUpToDate() throws {
@@ -127,11 +127,11 @@ import RemconvTestSupport
 
   @Test func upWithFailingPreflightChangesNothing() throws {
     let bench = try bench(with: "v0004-duplicate-names.sqlite")
-    let digest = try FixtureStores.digest(bench.storePath)
-    let result = bench.run("migrate up --on-duplicate fail")
-    #expect(result.status == .dataError)
-    #expect(result.errors.contains("'Café' (list 6, 1 reminder)"))
-    #expect(try FixtureStores.digest(bench.storePath) == digest)
+    try expectUntouched(bench.storePath) {
+      let result = bench.run("migrate up --on-duplicate fail")
+      #expect(result.status == .dataError)
+      #expect(result.errors.contains("'Café' (list 6, 1 reminder)"))
+    }
   }
 
   @Test func restoreThroughTheCommandLine() throws {

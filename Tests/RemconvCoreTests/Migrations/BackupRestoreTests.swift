@@ -82,21 +82,20 @@ func damagePage(of table: String, in path: String) throws {
     let damaged = directory.file("damaged.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: damaged)
     try damagePage(of: "reminders", in: damaged)
-    let error = #expect(throws: RemconvError.self) { try StoreBackup.verify(damaged, counts: counts) }
-    #expect(error?.description.contains("damaged") == true, "\(String(describing: error))")
+    #expect(expectRemconvError("notAStore") { try StoreBackup.verify(damaged, counts: counts) }.contains("damaged"))
 
     let truncated = directory.file("truncated.sqlite")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: backup.path))
     try bytes.prefix(bytes.count - 4096).write(to: URL(fileURLWithPath: truncated))
-    #expect(throws: RemconvError.self) { try StoreBackup.verify(truncated, counts: counts) }
+    expectRemconvError("notAStore") { try StoreBackup.verify(truncated, counts: counts) }
 
     let short = directory.file("short.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: short)
     let database = try Database(path: short)
     try database.execute("DELETE FROM reminders WHERE id = 13")
     database.close()
-    let mismatch = #expect(throws: RemconvError.self) { try StoreBackup.verify(short, counts: counts) }
-    #expect(mismatch?.description.contains("reminders: 12 in the store, 11 in the backup") == true, "\(String(describing: mismatch))")
+    let mismatch = expectRemconvError("notAStore") { try StoreBackup.verify(short, counts: counts) }
+    #expect(mismatch.contains("reminders: 12 in the store, 11 in the backup"), "\(mismatch)")
   }
 
   @Test func restorePutsTheBackupBackAndSavesTheCurrentStore() throws {
@@ -138,30 +137,24 @@ func damagePage(of table: String, in path: String) throws {
   @Test func restoreRefusesABackupItCannotTrust() throws {
     let directory = TemporaryDirectory()
     let (path, backup) = try upgradedStore(in: directory)
-    let digest = try FixtureStores.digest(path)
-
     let damaged = directory.file("damaged.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: damaged)
     try damagePage(of: "reminders", in: damaged)
-    #expect(throws: RemconvError.self) { try Store.restore(backup: damaged, into: path) }
-
     let tampered = directory.file("tampered.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: tampered)
     let database = try Database(path: tampered)
     try database.execute("UPDATE remconv_migrations SET checksum = 'edited'")
     database.close()
-    let error = #expect(throws: RemconvError.self) { try Store.restore(backup: tampered, into: path) }
-    guard case .migrationTampered? = error else {
-      Issue.record("expected migrationTampered, got \(String(describing: error))")
-      return
-    }
-
     let text = directory.write("notes.sqlite", "not a database at all")
-    #expect(throws: RemconvError.self) { try Store.restore(backup: text, into: path) }
-    #expect(throws: RemconvError.self) { try Store.restore(backup: path, into: path) }
 
-    #expect(try FixtureStores.digest(path) == digest, "a refused restore leaves the store untouched")
-    #expect(StoreBackup.list(for: path).count == 1, "and takes no copy of it")
+    try expectUntouched(path) {
+      #expect(expectRemconvError("notAStore") { try Store.restore(backup: damaged, into: path) }.contains("damaged"))
+      expectRemconvError("migrationTampered") { try Store.restore(backup: tampered, into: path) }
+      expectRemconvError("notAStore") { try Store.restore(backup: text, into: path) }
+      expectRemconvError("invalidInput") { try Store.restore(backup: path, into: path) }
+      expectRemconvError("inputMissing") { try Store.restore(backup: directory.file("gone.sqlite"), into: path) }
+    }
+    #expect(StoreBackup.list(for: path).count == 1, "a refused restore takes no copy of the store")
   }
 
   @Test func restoreReplacesADamagedStoreAndKeepsAPageCopyOfIt() throws {

@@ -16,10 +16,7 @@ import RemconvTestSupport
     let historyBefore = try FixtureStores.rows(of: "remconv_migrations", inFile: path)
     #expect(!remindersBefore.isEmpty && !listsBefore.isEmpty)
 
-    let messages = MessageLog()
-    var options = Store.Options()
-    options.onUpgrade = messages.append
-    let store = try Store(path: path, options: options)
+    let (store, messages) = try MessageLog.open(path)
     defer { store.close() }
 
     let report = try #require(store.upgradeReport)
@@ -162,4 +159,12 @@ import RemconvTestSupport
 final class MessageLog {
   private(set) var lines: [String] = []
   func append(_ line: String) { lines.append(line) }
+
+  /// Opens the store at `path` with `options`, collecting what it reports.
+  static func open(_ path: String, options: Store.Options = Store.Options()) throws -> (Store, MessageLog) {
+    let log = MessageLog()
+    var options = options
+    options.onUpgrade = log.append
+    return (try Store(path: path, options: options), log)
+  }
 }

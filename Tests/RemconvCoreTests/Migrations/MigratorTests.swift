@@ -21,12 +21,8 @@ import RemconvTestSupport
     let (path, options) = try headStore(extra: [Migration(id: "0006_bad_step", sql: sql)], in: directory)
     let remindersBefore = try FixtureStores.rows(of: "reminders", inFile: path)
     let listsBefore = try FixtureStores.rows(of: "lists", inFile: path)
-    let error = #expect(throws: RemconvError.self, sourceLocation: sourceLocation) {
+    let message = expectRemconvError("migrationFailed", sourceLocation: sourceLocation) {
       try Store(path: path, options: options)
-    }
-    guard case .migrationFailed(let message)? = error else {
-      Issue.record("expected migrationFailed, got \(String(describing: error))", sourceLocation: sourceLocation)
-      return
     }
     #expect(message.contains("migration 0006_bad_step"), "\(message)", sourceLocation: sourceLocation)
     #expect(message.contains(problem), "\(message)", sourceLocation: sourceLocation)
@@ -103,10 +99,7 @@ import RemconvTestSupport
   @Test func problemsTheStoreHadBeforeAreReportedNotFatal() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy("v0002-orphan-reminder.sqlite", into: directory)
-    let messages = MessageLog()
-    var options = Store.Options()
-    options.onUpgrade = messages.append
-    let store = try Store(path: path, options: options)
+    let (store, messages) = try MessageLog.open(path)
     defer { store.close() }
     let report = try #require(store.upgradeReport)
     #expect(report.to == Migration.head.id)
@@ -157,22 +150,14 @@ import RemconvTestSupport
     #expect(rest.applied == ["0004_subtasks_tags_url_extra", "0005_unique_list_names"])
     #expect(!store.needsUpgrade)
     #expect(try store.migrate(upTo: "5").isUpToDate)
-    let backwards = #expect(throws: RemconvError.self) { try store.migrate(upTo: "0002") }
-    guard case .conflict(let message)? = backwards else {
-      Issue.record("expected conflict, got \(String(describing: backwards))")
-      return
-    }
-    #expect(message.contains("migrations only run forward"))
-    #expect(throws: RemconvError.self) { try store.migrate(upTo: "0009_nothing") }
+    #expect(expectRemconvError("conflict") { try store.migrate(upTo: "0002") }.contains("migrations only run forward"))
+    #expect(expectRemconvError("invalidInput") { try store.migrate(upTo: "0009_nothing") }.contains("no such migration"))
   }
 
   @Test func aNewStoreGetsTheHeadWithoutBackupOrMessage() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("sub/store.sqlite")
-    let messages = MessageLog()
-    var options = Store.Options()
-    options.onUpgrade = messages.append
-    let store = try Store(path: path, options: options)
+    let (store, messages) = try MessageLog.open(path)
     defer { store.close() }
     #expect(store.upgradeReport?.applied == Migration.all.map(\.id))
     #expect(store.upgradeReport?.backup == nil)
@@ -186,16 +171,12 @@ import RemconvTestSupport
   @Test func noUpgradeRefusesAndLeavesTheFileUntouched() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy("v0003.sqlite", into: directory)
-    let digest = try FixtureStores.digest(path)
     var options = Store.Options()
     options.allowUpgrade = false
-    let error = #expect(throws: RemconvError.self) { try Store(path: path, options: options) }
-    guard case .upgradeRefused(let message)? = error else {
-      Issue.record("expected upgradeRefused, got \(String(describing: error))")
-      return
+    try expectUntouched(path) {
+      let message = expectRemconvError("upgradeRefused") { try Store(path: path, options: options) }
+      #expect(message.contains("0003_uids_timestamps_due_kind") && message.contains("--no-upgrade"))
     }
-    #expect(message.contains("0003_uids_timestamps_due_kind") && message.contains("--no-upgrade"))
-    #expect(try FixtureStores.digest(path) == digest)
     #expect(StoreBackup.list(for: path).isEmpty)
   }
 }

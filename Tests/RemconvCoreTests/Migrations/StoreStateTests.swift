@@ -8,72 +8,49 @@ import RemconvTestSupport
   @Test func aNewerStoreIsReadButNeverWritten() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy("v0006-newer.sqlite", into: directory)
-    let digest = try FixtureStores.digest(path)
-    let store = try Store(path: path)
-    #expect(store.isNewerThanThisVersion)
-    #expect(store.upgradeReport == nil)
-    #expect(try store.read { try store.lists().map(\.list.name) } == ["Einkäufe", "Arbeit"])
-    #expect(try store.read { try store.reminder(rowID: 1)?.reminder.title } == "Milch (laktosefrei)")
-    let error = #expect(throws: RemconvError.self) { try store.write { try store.database.run("DELETE FROM reminders") } }
-    guard case .storeTooNew(let message)? = error else {
-      Issue.record("expected storeTooNew, got \(String(describing: error))")
-      return
-    }
-    #expect(message.contains("0006_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
-    // Even a write that skips the check cannot land: the connection is read-only.
-    #expect(throws: (any Error).self) { try store.database.run("DELETE FROM reminders") }
-    store.close()
-    #expect(try FixtureStores.digest(path) == digest)
-    #expect(throws: RemconvError.self) {
-      var options = Store.Options()
-      options.upgradeOnOpen = false
-      let again = try Store(path: path, options: options)
-      defer { again.close() }
-      _ = try again.migrate()
+    try expectUntouched(path) {
+      let store = try Store(path: path)
+      defer { store.close() }
+      #expect(store.isNewerThanThisVersion)
+      #expect(store.upgradeReport == nil)
+      #expect(try store.read { try store.lists().map(\.list.name) } == ["Einkäufe", "Arbeit"])
+      #expect(try store.read { try store.reminder(rowID: 1)?.reminder.title } == "Milch (laktosefrei)")
+      let message = expectRemconvError("storeTooNew") { try store.write { try store.database.run("DELETE FROM reminders") } }
+      #expect(message.contains("0006_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
+      // Even a write that skips the check cannot land: the connection is read-only.
+      #expect(throws: (any Error).self) { try store.database.run("DELETE FROM reminders") }
+      expectRemconvError("storeTooNew") { try store.migrate() }
     }
   }
 
   @Test func aNewerStoreThisVersionCannotReadIsRefusedClearly() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0006-newer.sqlite", into: directory)
-    let database = try Database(path: path)
-    try database.execute("ALTER TABLE reminders RENAME COLUMN title TO summary")
-    database.close()
+    let path = try FixtureStores.copy(
+      "v0006-newer.sqlite", into: directory, editing: "ALTER TABLE reminders RENAME COLUMN title TO summary")
     let store = try Store(path: path)
     defer { store.close() }
-    let error = #expect(throws: RemconvError.self) { try store.read { try store.reminder(rowID: 1) } }
-    guard case .storeTooNew(let message)? = error else {
-      Issue.record("expected storeTooNew, got \(String(describing: error))")
-      return
-    }
+    let message = expectRemconvError("storeTooNew") { try store.read { try store.reminder(rowID: 1) } }
     #expect(message.contains("cannot read this store safely") && message.contains("remconv 0.3.0"))
   }
 
   @Test func anEditedStepStopsWithAClearMessage() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0004.sqlite", into: directory)
-    let database = try Database(path: path)
-    try database.execute("UPDATE remconv_migrations SET checksum = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c' WHERE id = '0002_notes_and_priority'")
-    database.close()
-    let digest = try FixtureStores.digest(path)
-    let error = #expect(throws: RemconvError.self) { try Store(path: path) }
-    guard case .migrationTampered(let message)? = error else {
-      Issue.record("expected migrationTampered, got \(String(describing: error))")
-      return
+    let path = try FixtureStores.copy("v0004.sqlite", into: directory, editing: """
+      UPDATE remconv_migrations SET checksum = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
+      WHERE id = '0002_notes_and_priority'
+      """)
+    try expectUntouched(path) {
+      let message = expectRemconvError("migrationTampered") { try Store(path: path) }
+      #expect(message.contains("0002_notes_and_priority") && message.contains("b5bb9d8014a0"))
     }
-    #expect(message.contains("0002_notes_and_priority") && message.contains("b5bb9d8014a0"))
-    #expect(try FixtureStores.digest(path) == digest)
     #expect(try Store.migrationStatus(at: path).state.name == "tampered")
   }
 
   @Test func aHistoryWithAGapIsTampered() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0004.sqlite", into: directory)
-    let database = try Database(path: path)
-    try database.execute("DELETE FROM remconv_migrations WHERE id = '0003_uids_timestamps_due_kind'")
-    database.close()
-    let error = #expect(throws: RemconvError.self) { try Store(path: path) }
-    #expect(error?.description.contains("out of order") == true, "\(String(describing: error))")
+    let path = try FixtureStores.copy(
+      "v0004.sqlite", into: directory, editing: "DELETE FROM remconv_migrations WHERE id = '0003_uids_timestamps_due_kind'")
+    #expect(expectRemconvError("migrationTampered") { try Store(path: path) }.contains("out of order"))
   }
 
   @Test func aChecksumIgnoresHowTheFileWasSaved() {
@@ -95,14 +72,9 @@ import RemconvTestSupport
     try application.execute("PRAGMA application_id = 1179602244; CREATE TABLE t (x);")
     application.close()
     for path in [text, other, tagged] {
-      let digest = try FixtureStores.digest(path)
-      let error = #expect(throws: RemconvError.self) { try Store(path: path) }
-      guard case .notAStore(let message)? = error else {
-        Issue.record("\(path): expected notAStore, got \(String(describing: error))")
-        continue
+      try expectUntouched(path) {
+        #expect(expectRemconvError("notAStore") { try Store(path: path) }.contains("untouched"), "\(path)")
       }
-      #expect(message.contains("untouched"), "\(message)")
-      #expect(try FixtureStores.digest(path) == digest, "\(path)")
     }
   }
 
@@ -110,14 +82,10 @@ import RemconvTestSupport
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy("v0002.sqlite", into: directory)
     try damagePage(of: "reminders", in: path)
-    let digest = try FixtureStores.digest(path)
-    let error = #expect(throws: RemconvError.self) { try Store(path: path) }
-    guard case .notAStore(let message)? = error else {
-      Issue.record("expected notAStore, got \(String(describing: error))")
-      return
+    try expectUntouched(path) {
+      let message = expectRemconvError("notAStore") { try Store(path: path) }
+      #expect(message.contains("damaged") && message.contains("nothing was changed"), "\(message)")
     }
-    #expect(message.contains("damaged") && message.contains("nothing was changed"), "\(message)")
-    #expect(try FixtureStores.digest(path) == digest)
     #expect(StoreBackup.list(for: path).isEmpty)
   }
 }

@@ -75,4 +75,21 @@ extension FixtureStores {
     try database.execute(sql)
     return path
   }
+
+  /// Damages a database file on purpose: the b-tree page of `table` gets garbage in its
+  /// header, so `integrity_check` (and any read of that table's rows) finds it broken while
+  /// the file header stays valid.
+  public static func damagePage(of table: String, in path: String) throws {
+    let database = try Database(path: path, mode: .readOnly)
+    let root = try database.scalar("SELECT rootpage FROM sqlite_schema WHERE name = ?", [.text(table)])
+    let pageSize = try database.scalar("PRAGMA page_size")
+    database.close()
+    guard case .integer(let page) = root, case .integer(let size) = pageSize else {
+      throw RemconvError.notFound("\(path): no table \(table)")
+    }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64((page - 1) * size))
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: 24))
+  }
 }

@@ -99,7 +99,9 @@ public final class Store {
       case .current:
         break
       }
-      if !isNewerThanThisVersion { try Self.configure(connection, readOnly: options.readOnly) }
+      // An older store left for `migrate(upTo:)` keeps its journal mode until it is upgraded:
+      // a damaged one must be refused untouched, and switching to WAL writes the header.
+      if !isNewerThanThisVersion, !needsUpgrade { try Self.configure(connection, readOnly: options.readOnly) }
     } catch {
       connection.close()
       if let remconv = error as? RemconvError { throw remconv }
@@ -131,7 +133,9 @@ public final class Store {
     do {
       let report = try Migrator(database: database, path: path, settings: options.migratorSettings).migrate(upTo: target)
       let status = try MigrationHistory(database: database, path: path, steps: options.migrations).status()
+      let wasBehind = needsUpgrade
       needsUpgrade = status.state != .current
+      if wasBehind, !needsUpgrade { try Self.configure(database, readOnly: false) }
       return report
     } catch let sqlite as SQLiteError {
       throw Self.translate(sqlite, path: path)

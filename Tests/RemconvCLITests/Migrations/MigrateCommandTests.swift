@@ -74,6 +74,18 @@ import RemconvTestSupport
     #expect(bench.directory.read("store.sqlite") == "BEGIN:VCALENDAR\nEND:VCALENDAR\n")
   }
 
+  @Test func aDamagedOlderStoreIsRefusedUntouchedByEveryCommand() throws {
+    let bench = try bench(with: "v0002.sqlite")
+    try FixtureStores.damagePage(of: "reminders", in: bench.storePath)
+    try expectUntouched(bench.storePath) {
+      for command in ["migrate up", "export", "migrate plan"] {
+        let result = bench.run(command)
+        #expect(result.status == .dataError, "\(command)")
+        #expect(result.errors.contains("damaged"), "\(command): \(result.errors)")
+      }
+    }
+  }
+
   @Test func statusListsAppliedAndPendingSteps() throws {
     let bench = try bench(with: "v0002.sqlite")
     let text = bench.run("migrate")

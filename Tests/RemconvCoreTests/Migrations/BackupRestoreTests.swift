@@ -3,24 +3,6 @@ import Testing
 @testable import RemconvCore
 import RemconvTestSupport
 
-/// Damages a database file on purpose: the b-tree page of `table` gets garbage in its header,
-/// so SQLite's `integrity_check` (and any read of that table) finds it broken while the file
-/// header stays valid.
-func damagePage(of table: String, in path: String) throws {
-  let database = try Database(path: path, mode: .readOnly)
-  let root = try database.scalar("SELECT rootpage FROM sqlite_schema WHERE name = ?", [.text(table)])
-  let pageSize = try database.scalar("PRAGMA page_size")
-  database.close()
-  guard case .integer(let page) = root, case .integer(let size) = pageSize else {
-    Issue.record("no table \(table) in \(path)")
-    return
-  }
-  let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-  defer { try? handle.close() }
-  try handle.seek(toOffset: UInt64((page - 1) * size))
-  try handle.write(contentsOf: Data(repeating: 0xA5, count: 24))
-}
-
 @Suite struct BackupRestoreTests {
   /// A store upgraded from v0001, with the backup the upgrade took.
   private func upgradedStore(in directory: TemporaryDirectory) throws -> (store: String, backup: StoreBackup) {
@@ -81,7 +63,7 @@ func damagePage(of table: String, in path: String) throws {
 
     let damaged = directory.file("damaged.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: damaged)
-    try damagePage(of: "reminders", in: damaged)
+    try FixtureStores.damagePage(of: "reminders", in: damaged)
     #expect(expectRemconvError("notAStore") { try StoreBackup.verify(damaged, counts: counts) }.contains("damaged"))
 
     let truncated = directory.file("truncated.sqlite")
@@ -139,7 +121,7 @@ func damagePage(of table: String, in path: String) throws {
     let (path, backup) = try upgradedStore(in: directory)
     let damaged = directory.file("damaged.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: damaged)
-    try damagePage(of: "reminders", in: damaged)
+    try FixtureStores.damagePage(of: "reminders", in: damaged)
     let tampered = directory.file("tampered.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: tampered)
     let database = try Database(path: tampered)
@@ -160,7 +142,7 @@ func damagePage(of table: String, in path: String) throws {
   @Test func restoreReplacesADamagedStoreAndKeepsAPageCopyOfIt() throws {
     let directory = TemporaryDirectory()
     let (path, backup) = try upgradedStore(in: directory)
-    try damagePage(of: "reminders", in: path)
+    try FixtureStores.damagePage(of: "reminders", in: path)
     #expect(throws: RemconvError.self) {
       let store = try Store(path: path)
       defer { store.close() }

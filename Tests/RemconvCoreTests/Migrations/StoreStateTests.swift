@@ -81,7 +81,7 @@ import RemconvTestSupport
   @Test func aDamagedOlderStoreIsRefusedBeforeAnythingIsWritten() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy("v0002.sqlite", into: directory)
-    try damagePage(of: "reminders", in: path)
+    try FixtureStores.damagePage(of: "reminders", in: path)
     try expectUntouched(path) {
       let message = expectRemconvError("notAStore") { try Store(path: path) }
       #expect(message.contains("damaged") && message.contains("nothing was changed"), "\(message)")

@@ -56,6 +56,11 @@ struct Migrator {
     }
     plan.steps = try steps(for: status, upTo: target)
     guard !plan.steps.isEmpty else { return plan }
+    let integrity = try StoreSnapshot.integrityProblems(database)
+    if !integrity.isEmpty {
+      throw RemconvError.notAStore(
+        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); an upgrade would refuse it")
+    }
     plan.preflight = try Preflight.findings(in: database, plan: plan.steps, policy: settings.policy)
     plan.preexisting = Self.preexisting(try StoreSnapshot.capture(database), preflight: plan.preflight)
     if status.state != .empty, let last = plan.steps.last {

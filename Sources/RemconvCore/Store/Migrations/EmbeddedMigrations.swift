@@ -122,7 +122,7 @@ CREATE TABLE lists_rebuilt (
   name_key TEXT NOT NULL UNIQUE,
   symbol TEXT NOT NULL DEFAULT 'list.bullet',
   color TEXT,
-  created_at TEXT NOT NULL,
+  created_at TEXT,
   extra TEXT NOT NULL DEFAULT '{}'
 );
 

@@ -145,9 +145,9 @@ enum MigrationText {
     if !status.pending.isEmpty, status.state != .newer {
       lines += ["", "pending"] + status.pending.map { "  \($0.id)" }
     }
-    let backups = StoreBackup.list(for: status.path)
+    let backups = MigrationBackup.list(for: status.path)
     if !backups.isEmpty {
-      lines += ["", "backups (oldest first; upgrades keep the newest \(StoreBackup.defaultKept))"] + backups.map { "  \($0.path)" }
+      lines += ["", "backups (oldest first; upgrades keep the newest \(MigrationBackup.defaultKept))"] + backups.map { "  \($0.path)" }
     }
     return lines
   }

@@ -23,7 +23,7 @@ public final class Store {
     /// What the preflight does with list names that collide before the unique-name step.
     public var duplicatePolicy: DuplicateNamePolicy = .rename
     /// How many backups of the store an upgrade keeps (the newest ones).
-    public var backupsKept = StoreBackup.defaultKept
+    public var backupsKept = MigrationBackup.defaultKept
     /// "Now", for backup names and the history (tests fix it).
     public var now: () -> Date = Date.init
     /// Told about an upgrade once it is committed: one line, then one per preflight action

@@ -86,7 +86,7 @@ private final class Child {
       #expect(columns == ["id", "list_id", "title", "is_done", "due", "flagged"])
     }
     // The backup was complete and verified before the first step.
-    let backups = StoreBackup.list(for: path)
+    let backups = MigrationBackup.list(for: path)
     #expect(backups.count == 1)
     let backup = try #require(backups.first)
     #expect(try FixtureStores.rows(of: "reminders", inFile: backup.path) == originalReminders)
@@ -113,7 +113,7 @@ private final class Child {
       #expect(applied.count == 1 && upToDate.count == 1, "round \(round): \(results.map(\.output))")
       let status = try Store.migrationStatus(at: path)
       #expect(status.state == .current && status.applied.count == 5, "round \(round)")
-      #expect(StoreBackup.list(for: path).count == 1, "round \(round): one upgrade, one backup")
+      #expect(MigrationBackup.list(for: path).count == 1, "round \(round): one upgrade, one backup")
     }
   }
 

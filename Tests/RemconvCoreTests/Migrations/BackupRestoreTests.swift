@@ -5,7 +5,7 @@ import RemconvTestSupport
 
 @Suite struct BackupRestoreTests {
   /// A store upgraded from v0001, with the backup the upgrade took.
-  private func upgradedStore(in directory: TemporaryDirectory) throws -> (store: String, backup: StoreBackup) {
+  private func upgradedStore(in directory: TemporaryDirectory) throws -> (store: String, backup: MigrationBackup) {
     let path = try FixtureStores.copy("v0001.sqlite", into: directory)
     let store = try Store(path: path)
     defer { store.close() }
@@ -19,13 +19,13 @@ import RemconvTestSupport
     options.now = { Date(timeIntervalSince1970: 1_795_946_400) }  // 2026-11-29T10:00:00Z
     let store = try Store(path: path, options: options)
     store.close()
-    let backup = try #require(StoreBackup.list(for: path).first)
+    let backup = try #require(MigrationBackup.list(for: path).first)
     #expect(backup.path == path + ".backup-0002-to-0005-20261129T100000Z.sqlite")
     #expect(try FixtureUpgradeTests.permissions(of: backup.path) == 0o600)
     let counts = try StoreSnapshot.tableCounts(try Database(path: FixtureStores.path("v0002.sqlite"), mode: .readOnly))
-    try StoreBackup.verify(backup.path, counts: counts)
+    try MigrationBackup.verify(backup.path, counts: counts)
     #expect(try Database(path: backup.path, mode: .readOnly).scalar("PRAGMA journal_mode") == .text("delete"), "a backup is one self-contained file")
-    #expect(StoreBackup.nextPath(for: path, from: 2, to: 5, at: options.now()) == path + ".backup-0002-to-0005-20261129T100000Z-2.sqlite")
+    #expect(MigrationBackup.nextPath(for: path, from: 2, to: 5, at: options.now()) == path + ".backup-0002-to-0005-20261129T100000Z-2.sqlite")
   }
 
   @Test func upgradesKeepTheNewestThreeBackups() throws {
@@ -41,7 +41,7 @@ import RemconvTestSupport
       removed += store.upgradeReport?.prunedBackups ?? []
       store.close()
     }
-    let kept = StoreBackup.list(for: path)
+    let kept = MigrationBackup.list(for: path)
     #expect(kept.map(\.time) == ["20261202T100000Z", "20261203T100000Z", "20261204T100000Z"])
     #expect(removed.count == 2)
     #expect(removed.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
@@ -53,7 +53,7 @@ import RemconvTestSupport
     let stale = directory.write("store.sqlite.backup-0003-to-0005-20260101T000000Z.sqlite.partial", "half a copy")
     try Store(path: path).close()
     #expect(!FileManager.default.fileExists(atPath: stale))
-    #expect(StoreBackup.list(for: path).count == 1)
+    #expect(MigrationBackup.list(for: path).count == 1)
   }
 
   @Test func aDamagedBackupIsDetected() throws {
@@ -64,19 +64,19 @@ import RemconvTestSupport
     let damaged = directory.file("damaged.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: damaged)
     try FixtureStores.damagePage(of: "reminders", in: damaged)
-    #expect(expectRemconvError("notAStore") { try StoreBackup.verify(damaged, counts: counts) }.contains("damaged"))
+    #expect(expectRemconvError("notAStore") { try MigrationBackup.verify(damaged, counts: counts) }.contains("damaged"))
 
     let truncated = directory.file("truncated.sqlite")
     let bytes = try Data(contentsOf: URL(fileURLWithPath: backup.path))
     try bytes.prefix(bytes.count - 4096).write(to: URL(fileURLWithPath: truncated))
-    expectRemconvError("notAStore") { try StoreBackup.verify(truncated, counts: counts) }
+    expectRemconvError("notAStore") { try MigrationBackup.verify(truncated, counts: counts) }
 
     let short = directory.file("short.sqlite")
     try FileManager.default.copyItem(atPath: backup.path, toPath: short)
     let database = try Database(path: short)
     try database.execute("DELETE FROM reminders WHERE id = 13")
     database.close()
-    let mismatch = expectRemconvError("notAStore") { try StoreBackup.verify(short, counts: counts) }
+    let mismatch = expectRemconvError("notAStore") { try MigrationBackup.verify(short, counts: counts) }
     #expect(mismatch.contains("reminders: 12 in the store, 11 in the backup"), "\(mismatch)")
   }
 
@@ -136,7 +136,7 @@ import RemconvTestSupport
       expectRemconvError("invalidInput") { try Store.restore(backup: path, into: path) }
       expectRemconvError("inputMissing") { try Store.restore(backup: directory.file("gone.sqlite"), into: path) }
     }
-    #expect(StoreBackup.list(for: path).count == 1, "a refused restore takes no copy of the store")
+    #expect(MigrationBackup.list(for: path).count == 1, "a refused restore takes no copy of the store")
   }
 
   @Test func restoreReplacesADamagedStoreAndKeepsAPageCopyOfIt() throws {

@@ -97,7 +97,7 @@ import RemconvTestSupport
 
     // The backup holds the store exactly as it was before the upgrade.
     let backup = try #require(report.backup)
-    #expect(backup.path == StoreBackup.list(for: path).last?.path)
+    #expect(backup.path == MigrationBackup.list(for: path).last?.path)
     #expect(backup.fromVersion == version && backup.toVersion == Migration.head.number)
     #expect(try FixtureStores.rows(of: "reminders", inFile: backup.path) == remindersBefore)
     #expect(try FixtureStores.rows(of: "lists", inFile: backup.path) == listsBefore)

@@ -131,7 +131,7 @@ import RemconvTestSupport
     #expect(report.to == Migration.head.id)
     #expect(!waiting.needsUpgrade)
     #expect(try waiting.database.scalar("SELECT count(*) FROM remconv_migrations") == .integer(5))
-    #expect(StoreBackup.list(for: path).count == 1)
+    #expect(MigrationBackup.list(for: path).count == 1)
   }
 
   @Test func upgradesStepByStepWithATarget() throws {
@@ -162,7 +162,7 @@ import RemconvTestSupport
     #expect(store.upgradeReport?.applied == Migration.all.map(\.id))
     #expect(store.upgradeReport?.backup == nil)
     #expect(messages.lines.isEmpty)
-    #expect(StoreBackup.list(for: path).isEmpty)
+    #expect(MigrationBackup.list(for: path).isEmpty)
     #expect(try store.database.scalar("PRAGMA user_version") == .integer(Int64(Migration.head.number)))
     #expect(try store.database.scalar("PRAGMA application_id") == .integer(Int64(Store.applicationID)))
     #expect(try store.database.scalar("PRAGMA journal_mode") == .text("wal"))
@@ -177,6 +177,6 @@ import RemconvTestSupport
       let message = expectRemconvError("upgradeRefused") { try Store(path: path, options: options) }
       #expect(message.contains("0003_uids_timestamps_due_kind") && message.contains("--no-upgrade"))
     }
-    #expect(StoreBackup.list(for: path).isEmpty)
+    #expect(MigrationBackup.list(for: path).isEmpty)
   }
 }

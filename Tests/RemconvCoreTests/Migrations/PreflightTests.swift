@@ -32,7 +32,7 @@ import RemconvTestSupport
         #expect(plan.blockers.isEmpty == (policy != .fail))
       }
     }
-    #expect(StoreBackup.list(for: path).isEmpty)
+    #expect(MigrationBackup.list(for: path).isEmpty)
   }
 
   @Test func renameGivesLaterListsAFreeNumberedName() throws {
@@ -91,7 +91,7 @@ import RemconvTestSupport
         #expect(message.contains(part), "\(part) in \(message)")
       }
     }
-    #expect(StoreBackup.list(for: path).isEmpty, "no backup: the upgrade stopped before the first change")
+    #expect(MigrationBackup.list(for: path).isEmpty, "no backup: the upgrade stopped before the first change")
   }
 
   @Test func resolutionSkipsNumbersOtherListsHold() {

@@ -86,6 +86,6 @@ import RemconvTestSupport
       let message = expectRemconvError("notAStore") { try Store(path: path) }
       #expect(message.contains("damaged") && message.contains("nothing was changed"), "\(message)")
     }
-    #expect(StoreBackup.list(for: path).isEmpty)
+    #expect(MigrationBackup.list(for: path).isEmpty)
   }
 }

@@ -10,7 +10,7 @@ public struct MigrationReport: Sendable {
   /// The steps this run applied, in order (empty: the store was up to date).
   public var applied: [String] = []
   /// The verified backup taken before the first step (none for a new or up-to-date store).
-  public var backup: StoreBackup?
+  public var backup: MigrationBackup?
   /// What the preflight changed (renamed or merged lists, UIDs given).
   public var preflight: [PreflightAction] = []
   /// Problems that were in the store before the upgrade: reported, not fatal.
@@ -85,7 +85,7 @@ extension MigrationStatus {
       }),
       "pending": .array(pending.map { .string($0.id) }),
       "unknown": .array(unknown.map { .string($0.id) }),
-      "backups": .array(StoreBackup.list(for: path).map { .string($0.path) }),
+      "backups": .array(MigrationBackup.list(for: path).map { .string($0.path) }),
     ]
     if case .tampered(let reason) = state { members["problem"] = .string(reason) }
     if state == .newer { members["neededVersion"] = neededVersion.map(JSONValue.string) ?? .null }

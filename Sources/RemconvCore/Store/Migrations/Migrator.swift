@@ -10,7 +10,7 @@ import Foundation
 ///    date and does nothing;
 /// 4. `integrity_check`, the counts and the findings before anything changes; the preflight
 ///    (duplicate list names with `--on-duplicate fail` stop here); free space;
-/// 5. a verified backup next to the store (`StoreBackup.take`);
+/// 5. a verified backup next to the store (`MigrationBackup.take`);
 /// 6. each step in a SAVEPOINT: preflight actions, its SQL, then `integrity_check`, row counts,
 ///    per-list reminders and the findings, compared with those before the step; anything the
 ///    step introduced rolls the whole upgrade back and names the step; the history row;
@@ -19,7 +19,7 @@ struct Migrator {
   struct Settings {
     var steps: [Migration] = Migration.all
     var policy: DuplicateNamePolicy = .rename
-    var backupsKept = StoreBackup.defaultKept
+    var backupsKept = MigrationBackup.defaultKept
     var busyTimeoutMilliseconds: Int32 = 10_000
     var now: () -> Date = Date.init
     var pause = MigrationTestPause(point: nil)
@@ -64,7 +64,7 @@ struct Migrator {
     plan.preflight = try Preflight.findings(in: database, plan: plan.steps, policy: settings.policy)
     plan.preexisting = Self.preexisting(try StoreSnapshot.capture(database), preflight: plan.preflight)
     if status.state != .empty, let last = plan.steps.last {
-      plan.backupPath = StoreBackup.nextPath(for: path, from: status.versionNumber, to: last.number, at: settings.now())
+      plan.backupPath = MigrationBackup.nextPath(for: path, from: status.versionNumber, to: last.number, at: settings.now())
       plan.blockers += try spaceBlockers()
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
       if access(directory, W_OK) != 0 {
@@ -93,7 +93,7 @@ struct Migrator {
       throw RemconvError.storeBusy(
         "\(path): the store is being upgraded or written by another remconv (waited \(settings.busyTimeoutMilliseconds / 1000) s); try again")
     }
-    var backup: StoreBackup?
+    var backup: MigrationBackup?
     do {
       let report = try migrateLocked(upTo: target, backup: &backup)
       return report
@@ -104,7 +104,7 @@ struct Migrator {
     }
   }
 
-  private func migrateLocked(upTo target: String?, backup: inout StoreBackup?) throws -> MigrationReport {
+  private func migrateLocked(upTo target: String?, backup: inout MigrationBackup?) throws -> MigrationReport {
     // foreign_keys cannot change inside the transaction: make sure no step can cascade.
     guard try database.scalar("PRAGMA foreign_keys") == .integer(0) else {
       throw RemconvError.migrationFailed("\(path): foreign keys are still on inside the upgrade; nothing was changed")
@@ -136,7 +136,7 @@ struct Migrator {
     }
     if !isNewStore {
       if let blocker = try spaceBlockers().first { throw RemconvError.ioFailure(blocker) }
-      backup = try StoreBackup.take(
+      backup = try MigrationBackup.take(
         of: path, counts: baseline.tableCounts, from: status.versionNumber, to: last.number,
         at: settings.now(), busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
       report.backup = backup
@@ -194,7 +194,7 @@ struct Migrator {
     report.applied = plan.map(\.id)
     report.to = last.id
     if backup != nil {
-      report.prunedBackups = StoreBackup.prune(for: path, keeping: settings.backupsKept)
+      report.prunedBackups = MigrationBackup.prune(for: path, keeping: settings.backupsKept)
     }
     return report
   }
@@ -210,7 +210,7 @@ struct Migrator {
   private func spaceBlockers() throws -> [String] {
     guard case .integer(let pages) = try database.scalar("PRAGMA page_count"),
       case .integer(let pageSize) = try database.scalar("PRAGMA page_size"),
-      let free = StoreBackup.freeBytes(near: path)
+      let free = MigrationBackup.freeBytes(near: path)
     else { return [] }
     let needed = 2 * pages * pageSize + (1 << 20)
     guard free < needed else { return [] }

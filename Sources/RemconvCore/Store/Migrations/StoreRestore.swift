@@ -8,7 +8,7 @@ public struct RestoreReport: Sendable {
   /// The step the restored store is at.
   public let version: String?
   /// The copy of the store as it was before the restore (nil when there was no store).
-  public var previous: StoreBackup?
+  public var previous: MigrationBackup?
   /// True when the store before the restore was damaged: its copy is page for page, unverified.
   public var previousWasDamaged = false
   /// True when the restored store is older than this remconv: the next command upgrades it.
@@ -51,7 +51,7 @@ extension Store {
     if try prepareFile(at: backupPath, readOnly: true) {
       throw RemconvError.notAStore("\(backupPath): the backup is empty")
     }
-    try StoreBackup.verify(backupPath, counts: nil)
+    try MigrationBackup.verify(backupPath, counts: nil)
     let source = try connect(backupPath, readOnly: true, options: options)
     defer { source.close() }
     let status: MigrationStatus
@@ -104,7 +104,7 @@ extension Store {
   /// Saves the store as it is (under the caller's write lock) before a restore replaces it.
   private static func saveCurrent(
     _ storePath: String, toVersion: Int, options: Options
-  ) throws -> (StoreBackup, damaged: Bool) {
+  ) throws -> (MigrationBackup, damaged: Bool) {
     let reader = try connect(storePath, readOnly: true, options: options)
     defer { reader.close() }
     var fromVersion = 0
@@ -119,22 +119,22 @@ extension Store {
       counts = nil  // damaged or not a remconv store: keep a page-for-page copy
     }
     if let counts {
-      let backup = try StoreBackup.take(
+      let backup = try MigrationBackup.take(
         of: storePath, counts: counts, from: fromVersion, to: toVersion, at: options.now(),
         busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
       return (backup, false)
     }
-    let path = StoreBackup.nextPath(for: storePath, from: fromVersion, to: toVersion, at: options.now())
-    try StoreBackup.createPrivateFile(path)
+    let path = MigrationBackup.nextPath(for: storePath, from: fromVersion, to: toVersion, at: options.now())
+    try MigrationBackup.createPrivateFile(path)
     do {
       try reader.backup(to: path)
-      try StoreBackup.syncFile(path)
-      try StoreBackup.syncDirectory(of: path)
+      try MigrationBackup.syncFile(path)
+      try MigrationBackup.syncDirectory(of: path)
     } catch {
       try? FileManager.default.removeItem(atPath: path)
       throw RemconvError.ioFailure("\(path): the store could not be saved before the restore: \(error); nothing was changed")
     }
-    guard let backup = StoreBackup.list(for: storePath).first(where: { $0.path == path }) else {
+    guard let backup = MigrationBackup.list(for: storePath).first(where: { $0.path == path }) else {
       throw RemconvError.ioFailure("\(path): the copy of the store vanished after it was written; nothing was changed")
     }
     return (backup, true)

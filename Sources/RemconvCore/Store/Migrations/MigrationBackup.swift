@@ -5,7 +5,7 @@ import Foundation
 /// `from` and `to` are the step numbers the store was at and was going to (`0003`, `0005`);
 /// the time is UTC (`20261129T100000Z`), with `-2`, `-3`… when two are taken in one second.
 /// Backups are private (0600) like the store. See docs/migrations.md, "Backups".
-public struct StoreBackup: Sendable, Hashable {
+public struct MigrationBackup: Sendable, Hashable {
   public let path: String
   public let fromVersion: Int
   public let toVersion: Int
@@ -18,13 +18,13 @@ public struct StoreBackup: Sendable, Hashable {
   public static let defaultKept = 3
 
   /// The backups of the store at `storePath`, oldest first.
-  public static func list(for storePath: String) -> [StoreBackup] {
+  public static func list(for storePath: String) -> [MigrationBackup] {
     let url = URL(fileURLWithPath: storePath)
     let directory = url.deletingLastPathComponent().path
     let prefix = url.lastPathComponent + ".backup-"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     // Paths are spelled like the store's (relative stays relative), as `nextPath` makes them.
-    return names.compactMap { name -> StoreBackup? in
+    return names.compactMap { name -> MigrationBackup? in
       guard name.hasPrefix(prefix) else { return nil }
       let rest = String(name.dropFirst(prefix.count))
       return parse(rest, path: storePath + ".backup-" + rest)
@@ -32,7 +32,7 @@ public struct StoreBackup: Sendable, Hashable {
   }
 
   /// Reads `0003-to-0005-20261129T100000Z[-2].sqlite`.
-  private static func parse(_ rest: String, path: String) -> StoreBackup? {
+  private static func parse(_ rest: String, path: String) -> MigrationBackup? {
     guard rest.hasSuffix(".sqlite") else { return nil }
     let fields = rest.dropLast(".sqlite".count).split(separator: "-")
     guard fields.count == 4 || fields.count == 5, fields[1] == "to",
@@ -40,7 +40,7 @@ public struct StoreBackup: Sendable, Hashable {
     else { return nil }
     let sequence = fields.count == 5 ? Int(fields[4]) : 1
     guard let sequence else { return nil }
-    return StoreBackup(path: path, fromVersion: from, toVersion: to, time: String(fields[3]), sequence: sequence)
+    return MigrationBackup(path: path, fromVersion: from, toVersion: to, time: String(fields[3]), sequence: sequence)
   }
 
   /// The path the next backup of `storePath` from `from` to `to` taken at `date` gets.
@@ -76,7 +76,7 @@ public struct StoreBackup: Sendable, Hashable {
   static func take(
     of storePath: String, counts: [String: Int], from: Int, to: Int, at date: Date,
     busyTimeoutMilliseconds: Int32
-  ) throws -> StoreBackup {
+  ) throws -> MigrationBackup {
     removeStalePartials(for: storePath)
     let finalPath = nextPath(for: storePath, from: from, to: to, at: date)
     let partialPath = finalPath + partialSuffix

@@ -25,6 +25,7 @@ demo: release
 test: test-deps
 	@./Scripts/check-boundaries.sh
 	@./Scripts/embed-migrations.sh --check
+	@./Scripts/make-fixture-stores.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

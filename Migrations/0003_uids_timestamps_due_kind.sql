@@ -24,12 +24,13 @@ UPDATE reminders SET uid = upper(
 WHERE uid IS NULL;
 
 -- Before this step a due date was stored as text only: a date (2026-11-30), a date-time with
--- a Z (UTC) or without (floating). Its kind follows from its shape.
+-- a Z (UTC) or without (floating). Its kind follows from its shape; a text of any other shape
+-- keeps its value and gets no kind (remconv reports it as invalid when reading, never drops it).
 UPDATE reminders SET due_kind = CASE
-    WHEN due IS NULL THEN NULL
-    WHEN length(due) = 10 THEN 'date'
-    WHEN due LIKE '%Z' THEN 'utc'
-    ELSE 'floating'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' THEN 'date'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' THEN 'utc'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]' THEN 'floating'
+    ELSE NULL
   END;
 
 -- Older versions had no timestamps: the list's creation time is the best lower bound known.

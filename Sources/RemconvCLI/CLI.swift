@@ -22,6 +22,7 @@ public enum CLI {
     ListCommand.self,
     CompletionsCommand.self,
     ManCommand.self,
+    MigrateCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }

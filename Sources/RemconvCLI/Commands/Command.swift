@@ -67,6 +67,12 @@ public final class CommandContext {
 
   /// Opens the store, upgrading it unless `--no-upgrade`; the upgrade is told on stderr.
   public func openStore(readOnly: Bool = false) throws -> Store {
+    try Store(path: storePath, options: storeOptions(readOnly: readOnly))
+  }
+
+  /// The store options of the command line: `--no-upgrade`, `--on-duplicate`, the busy
+  /// timeout, the clock, and the test-only pause hook (docs/migrations.md).
+  public func storeOptions(readOnly: Bool = false) -> Store.Options {
     var options = Store.Options()
     options.allowUpgrade = !arguments.flag("no-upgrade")
     options.readOnly = readOnly
@@ -81,7 +87,10 @@ public final class CommandContext {
     if let policy = arguments.value("on-duplicate").flatMap(DuplicateNamePolicy.init(rawValue:)) {
       options.duplicatePolicy = policy
     }
-    return try Store(path: storePath, options: options)
+    let fixedNow = environment["REMCONV_NOW"].flatMap { Timestamp(iso: $0) }?.date
+    options.now = { fixedNow ?? Date() }
+    options.testPauseAtStep = environment["REMCONV_TEST_PAUSE_AT_STEP"]
+    return options
   }
 
   /// Prints a diagnostic on stderr: `remconv: warning: file:line: message (UID …) [code]`.

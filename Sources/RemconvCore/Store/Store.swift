@@ -11,67 +11,189 @@ public final class Store {
   static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
   public struct Options {
-    /// Upgrade an older store on open (false: refuse with `upgradeRefused`).
+    /// Upgrade an older store on open (false: refuse with `upgradeRefused`, exit 78).
     public var allowUpgrade = true
+    /// With `allowUpgrade`, upgrade when opening (false: open an older store as it is, for
+    /// `remconv migrate up`, which calls `migrate(upTo:)`; it cannot be written until then).
+    public var upgradeOnOpen = true
     /// Open for reading only: never create, upgrade or write.
     public var readOnly = false
     /// How long to wait for another writer before failing with `storeBusy`.
     public var busyTimeoutMilliseconds: Int32 = 10_000
     /// What the preflight does with list names that collide before the unique-name step.
     public var duplicatePolicy: DuplicateNamePolicy = .rename
-    /// Told about an upgrade before it starts (one line on stderr in the CLI).
+    /// How many backups of the store an upgrade keeps (the newest ones).
+    public var backupsKept = MigrationBackup.defaultKept
+    /// "Now", for backup names and the history (tests fix it).
+    public var now: () -> Date = Date.init
+    /// Told about an upgrade once it is committed: one line, then one per preflight action
+    /// and one for problems the store already had (stderr in the CLI).
     public var onUpgrade: ((String) -> Void)?
+    /// The test-only pause point of `REMCONV_TEST_PAUSE_AT_STEP` (docs/migrations.md).
+    public var testPauseAtStep: String?
+    /// The steps this remconv knows; tests replace them.
+    var migrations = Migration.all
 
     public init() {}
+
+    var migratorSettings: Migrator.Settings {
+      Migrator.Settings(
+        steps: migrations, policy: duplicatePolicy, backupsKept: backupsKept,
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: now,
+        pause: MigrationTestPause(point: testPauseAtStep))
+    }
   }
 
   public let path: String
   public let database: Database
   public let options: Options
-  /// Set when the store was written by a newer remconv: reading works, writing is refused.
+  /// Set when the store was written by a newer remconv: it is open read-only, reading works
+  /// where this version understands the schema, writing is refused (`storeTooNew`, exit 77).
   public private(set) var isNewerThanThisVersion = false
+  /// Set when an older store was opened with `upgradeOnOpen` off and not upgraded yet.
+  public private(set) var needsUpgrade = false
   /// What the migrator did on open, for reports.
   public internal(set) var upgradeReport: MigrationReport?
+  private var newerDescription = ""
 
   /// Opens (creating or upgrading as needed) the store at `path`.
+  ///
+  /// The store is classified before anything is written: a file that is not a remconv store,
+  /// a damaged one, or one whose applied steps were edited is refused and left untouched; one
+  /// written by a newer remconv is reopened read-only; an older one is upgraded (see
+  /// `Migrator`) unless `allowUpgrade` is off.
   public init(path: String, options: Options = Options()) throws(RemconvError) {
     self.path = path
     self.options = options
     let isNew = try Self.prepareFile(at: path, readOnly: options.readOnly)
+    var connection = try Self.connect(path, readOnly: options.readOnly, options: options)
     do {
-      database = try Database(path: path, mode: options.readOnly ? .readOnly : .readWrite)
+      let migrator = Migrator(database: connection, path: path, settings: options.migratorSettings)
+      let status = try migrator.history.status()
+      switch status.state {
+      case .tampered(let reason):
+        throw RemconvError.migrationTampered(reason)
+      case .newer:
+        if !options.readOnly {
+          connection.close()
+          connection = try Self.connect(path, readOnly: true, options: options)
+        }
+        isNewerThanThisVersion = true
+        newerDescription = status.newerDescription
+      case .empty, .behind:
+        if options.readOnly {
+          throw status.state == .empty
+            ? RemconvError.inputMissing("\(path): the store is empty")
+            : RemconvError.upgradeRefused(Self.upgradeRefusal(status, path: path, reason: "it was opened read-only"))
+        }
+        if status.state == .behind, !options.allowUpgrade {
+          throw RemconvError.upgradeRefused(Self.upgradeRefusal(status, path: path, reason: "--no-upgrade was given"))
+        }
+        if status.state == .empty || options.upgradeOnOpen {
+          let report = try migrator.migrate()
+          upgradeReport = report
+          if status.state == .behind || !isNew { Self.announce(report, to: options.onUpgrade) }
+        } else {
+          needsUpgrade = true
+        }
+      case .current:
+        break
+      }
+      // An older store left for `migrate(upTo:)` keeps its journal mode until it is upgraded:
+      // a damaged one must be refused untouched, and switching to WAL writes the header.
+      if !isNewerThanThisVersion, !needsUpgrade { try Self.configure(connection, readOnly: options.readOnly) }
     } catch {
-      throw Self.translate(error, path: path)
-    }
-    database.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-    do {
-      try database.registerNameKeyFunction()
-      try configure(isNew: isNew)
-      var migrator = Migrator(store: self)
-      try migrator.openCheck(isNew: isNew)
-      isNewerThanThisVersion = migrator.isStoreNewer
-    } catch let error as RemconvError {
-      database.close()
-      throw error
-    } catch let error as SQLiteError {
-      database.close()
-      throw Self.translate(error, path: path)
-    } catch {
-      database.close()
+      connection.close()
+      if let remconv = error as? RemconvError { throw remconv }
+      if let sqlite = error as? SQLiteError { throw Self.translate(sqlite, path: path) }
       throw .migrationFailed("\(path): \(error)")
     }
+    database = connection
   }
 
   public func close() { database.close() }
 
-  /// Refuses to write a store that a newer remconv wrote, or one opened read-only.
+  /// Refuses to write a store that a newer remconv wrote, one not upgraded yet, or one opened
+  /// read-only. Every write goes through `write(commit:_:)`, which calls this first.
   public func requireWritable() throws(RemconvError) {
     if isNewerThanThisVersion {
-      throw .storeTooNew(
-        "\(path): this store was written by a newer remconv (\(Migrator.unknownStepsDescription(self))); upgrade remconv to write to it"
-      )
+      throw .storeTooNew("\(path): this remconv (\(RemconvVersion.current)) does not write this store: \(newerDescription)")
+    }
+    if needsUpgrade {
+      throw .upgradeRefused("\(path): the store needs an upgrade before it can be written (remconv migrate up)")
     }
     if options.readOnly { throw .ioFailure("\(path): the store was opened read-only") }
+  }
+
+  /// Applies the pending steps up to `target` (a step id or number; nil: all) under the
+  /// migration lock. A store another process upgraded meanwhile reports that it is up to date.
+  public func migrate(upTo target: String? = nil) throws -> MigrationReport {
+    if isNewerThanThisVersion { throw RemconvError.storeTooNew("\(path): \(newerDescription)") }
+    if options.readOnly { throw RemconvError.ioFailure("\(path): the store was opened read-only") }
+    do {
+      let report = try Migrator(database: database, path: path, settings: options.migratorSettings).migrate(upTo: target)
+      let status = try MigrationHistory(database: database, path: path, steps: options.migrations).status()
+      let wasBehind = needsUpgrade
+      needsUpgrade = status.state != .current
+      if wasBehind, !needsUpgrade { try Self.configure(database, readOnly: false) }
+      return report
+    } catch let sqlite as SQLiteError {
+      throw Self.translate(sqlite, path: path)
+    }
+  }
+
+  /// Where the store at `path` stands, read without writing (nor creating the file).
+  public static func migrationStatus(at path: String, options: Options = Options()) throws -> MigrationStatus {
+    try inspect(path, options: options) { try $0.history.status() }
+  }
+
+  /// What upgrading the store at `path` to `target` would do, read without writing.
+  public static func migrationPlan(at path: String, upTo target: String?, options: Options = Options()) throws -> MigrationPlan {
+    try inspect(path, options: options) { try $0.plan(upTo: target) }
+  }
+
+  private static func inspect<T>(_ path: String, options: Options, _ body: (Migrator) throws -> T) throws -> T {
+    _ = try prepareFile(at: path, readOnly: true)
+    let connection = try connect(path, readOnly: true, options: options)
+    defer { connection.close() }
+    do {
+      return try body(Migrator(database: connection, path: path, settings: options.migratorSettings))
+    } catch let sqlite as SQLiteError {
+      throw translate(sqlite, path: path)
+    }
+  }
+
+  static func connect(_ path: String, readOnly: Bool, options: Options) throws(RemconvError) -> Database {
+    let connection: Database
+    do {
+      connection = try Database(path: path, mode: readOnly ? .readOnly : .readWrite)
+      connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+      try connection.registerNameKeyFunction()
+    } catch {
+      throw translate(error, path: path)
+    }
+    return connection
+  }
+
+  private static func upgradeRefusal(_ status: MigrationStatus, path: String, reason: String) -> String {
+    "\(path): the store is at \(status.version ?? "nothing") and this remconv needs \(status.pending.last?.id ?? Migration.head.id) "
+      + "(\(status.pending.count) step\(status.pending.count == 1 ? "" : "s") pending); not upgraded because \(reason). "
+      + "Run 'remconv migrate up' (a verified backup is taken first)"
+  }
+
+  /// Tells the user, in one line, that the store was upgraded, then what the preflight did
+  /// and what was already wrong.
+  private static func announce(_ report: MigrationReport, to sink: ((String) -> Void)?) {
+    guard let sink, !report.isUpToDate else { return }
+    var line = "upgraded store \(report.store) from \(report.from ?? "nothing") to \(report.to ?? "nothing")"
+    if let backup = report.backup { line += " (backup: \(backup.path))" }
+    sink(line)
+    for action in report.preflight { sink(action.description) }
+    if !report.preexisting.isEmpty {
+      let shown = report.preexisting.prefix(3).map(\.message).joined(separator: "; ")
+      let more = report.preexisting.count > 3 ? "; and \(report.preexisting.count - 3) more" : ""
+      sink("note: the store already had \(report.preexisting.count) problem(s), left as they were: \(shown)\(more)")
+    }
   }
 
   /// Runs `body` in one IMMEDIATE transaction; `commit: false` rolls back (dry runs).
@@ -108,13 +230,17 @@ public final class Store {
     do {
       return try body()
     } catch let sqlite as SQLiteError {
+      if isNewerThanThisVersion, !sqlite.isBusy {
+        throw RemconvError.storeTooNew(
+          "\(path): this remconv (\(RemconvVersion.current)) cannot read this store safely (\(sqlite.message)): \(newerDescription)")
+      }
       throw Self.translate(sqlite, path: path)
     }
   }
 
   /// Creates the file (0600, parent folders 0700) when missing; refuses what is not a store.
   /// Returns whether the file is new.
-  private static func prepareFile(at path: String, readOnly: Bool) throws(RemconvError) -> Bool {
+  static func prepareFile(at path: String, readOnly: Bool) throws(RemconvError) -> Bool {
     var status = stat()
     if stat(path, &status) != 0 {
       guard errno == ENOENT else {
@@ -156,8 +282,8 @@ public final class Store {
     return false
   }
 
-  private func configure(isNew: Bool) throws(SQLiteError) {
-    if !options.readOnly {
+  private static func configure(_ database: Database, readOnly: Bool) throws(SQLiteError) {
+    if !readOnly {
       // WAL lets an export read a consistent snapshot while an import writes; FULL sync keeps
       // a committed import across a power cut.
       _ = try database.scalar("PRAGMA journal_mode = WAL")
@@ -171,7 +297,9 @@ public final class Store {
     if error.isBusy {
       return .storeBusy("\(path): the store is busy with another remconv (waited for the busy timeout)")
     }
-    if error.isNotADatabase { return .notAStore("\(path): not a remconv store, or damaged: \(error.message)") }
+    if error.isNotADatabase {
+      return .notAStore("\(path): the store is damaged or not a remconv store (\(error.message)); nothing was changed")
+    }
     if error.isIOFailure { return .ioFailure("\(path): \(error.message)") }
     if error.isReadOnly { return .ioFailure("\(path): the store is read-only: \(error.message)") }
     if error.isCannotOpen { return .cannotCreateOutput("\(path): cannot open the store: \(error.message)") }

@@ -64,12 +64,13 @@ UPDATE reminders SET uid = upper(
 WHERE uid IS NULL;
 
 -- Before this step a due date was stored as text only: a date (2026-11-30), a date-time with
--- a Z (UTC) or without (floating). Its kind follows from its shape.
+-- a Z (UTC) or without (floating). Its kind follows from its shape; a text of any other shape
+-- keeps its value and gets no kind (remconv reports it as invalid when reading, never drops it).
 UPDATE reminders SET due_kind = CASE
-    WHEN due IS NULL THEN NULL
-    WHEN length(due) = 10 THEN 'date'
-    WHEN due LIKE '%Z' THEN 'utc'
-    ELSE 'floating'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' THEN 'date'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z' THEN 'utc'
+    WHEN due GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]' THEN 'floating'
+    ELSE NULL
   END;
 
 -- Older versions had no timestamps: the list's creation time is the best lower bound known.
@@ -98,15 +99,22 @@ CREATE INDEX reminders_by_parent ON reminders(parent_id);
     Migration(
       id: "0005_unique_list_names",
       sql: #"""
--- List names become unique after trimming, NFC normalisation and case folding. SQLite cannot
--- add a NOT NULL column filled from other rows and a UNIQUE constraint in place, so this step
--- follows SQLite's 12-step table rebuild (https://sqlite.org/lang_altertable.html#otheralter).
+-- List names become unique by their key: trimmed, NFC-normalised and case-folded, so `Home`,
+-- `home` and ` HOME ` are one name. SQLite cannot add a NOT NULL column filled from other rows
+-- and a UNIQUE constraint in place, so this step follows SQLite's 12-step table rebuild
+-- (https://sqlite.org/lang_altertable.html#otheralter) in its safe order: create the new
+-- table, copy, drop the old one, rename the new one. Renaming the old table first would
+-- rewrite `reminders.list_id REFERENCES lists` to point at the renamed table.
 --
--- The migrator runs every step with foreign keys off (PRAGMA foreign_keys cannot change inside
--- a transaction), so dropping the old `lists` table cannot cascade-delete reminders, and it
--- runs foreign_key_check and counts every list's reminders before committing. Names that
--- would collide are resolved before this step by the preflight (--on-duplicate).
--- remconv_name_key() is registered by remconv on its connection: trim, NFC, case fold.
+-- It cannot cascade-delete reminders: the migrator turns foreign keys off before its
+-- transaction (PRAGMA foreign_keys is a no-op inside one, and is rejected in these files),
+-- checks that they are off, and after the step compares every table's row count and every
+-- list's reminders with the counts taken before it, so a lost row rolls the upgrade back.
+--
+-- Names that collide are resolved by the preflight before this step runs (--on-duplicate
+-- rename|merge|fail); names themselves are copied unchanged. A list that an older version
+-- stored without a UID gets a fresh one here (the column becomes NOT NULL).
+-- remconv_name_key() is registered by remconv on its connection: ListName.key(for:).
 CREATE TABLE lists_rebuilt (
   id INTEGER PRIMARY KEY,
   uid TEXT NOT NULL,
@@ -119,7 +127,13 @@ CREATE TABLE lists_rebuilt (
 );
 
 INSERT INTO lists_rebuilt (id, uid, name, name_key, symbol, color, created_at, extra)
-  SELECT id, uid, trim(name), remconv_name_key(name), symbol, color, created_at, extra
+  SELECT id,
+    coalesce(uid, upper(
+      substr(hex(randomblob(4)), 1, 8) || '-' || substr(hex(randomblob(2)), 1, 4) || '-4' ||
+      substr(hex(randomblob(2)), 2, 3) || '-' ||
+      substr('89AB', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2, 3) || '-' ||
+      hex(randomblob(6)))),
+    name, remconv_name_key(name), symbol, color, created_at, extra
   FROM lists;
 
 DROP TABLE lists;

@@ -1,135 +1,225 @@
 import Foundation
 
-/// Brings a store's schema to the head, one transaction for the whole upgrade.
+/// Brings a store's schema forward, the whole upgrade in one transaction.
 ///
-/// The protocol follows `docs/migrations.md`: the write lock (`BEGIN IMMEDIATE`) is taken
-/// before the history is read and held to COMMIT, so two processes never both apply a step;
-/// foreign keys are off during the steps (a table rebuild must not cascade) and checked before
-/// committing; the history records each step's checksum, the tool version and the time.
+/// The run protocol (docs/migrations.md, after migrations.md §5.8):
+/// 1. foreign keys off (before BEGIN: the pragma is a no-op inside a transaction, trap T1);
+/// 2. `BEGIN IMMEDIATE`: the write lock, held until COMMIT, so the history is read and the
+///    steps applied by one process only; a second one waits for the busy timeout;
+/// 3. the history is read again under the lock: a process that waited finds the store up to
+///    date and does nothing;
+/// 4. `integrity_check`, the counts and the findings before anything changes; the preflight
+///    (duplicate list names with `--on-duplicate fail` stop here); free space;
+/// 5. a verified backup next to the store (`MigrationBackup.take`);
+/// 6. each step in a SAVEPOINT: preflight actions, its SQL, then `integrity_check`, row counts,
+///    per-list reminders and the findings, compared with those before the step; anything the
+///    step introduced rolls the whole upgrade back and names the step; the history row;
+/// 7. `user_version` and `application_id`, COMMIT, foreign keys on, old backups pruned.
 struct Migrator {
-  static let historyTable = "remconv_migrations"
+  struct Settings {
+    var steps: [Migration] = Migration.all
+    var policy: DuplicateNamePolicy = .rename
+    var backupsKept = MigrationBackup.defaultKept
+    var busyTimeoutMilliseconds: Int32 = 10_000
+    var now: () -> Date = Date.init
+    var pause = MigrationTestPause(point: nil)
+  }
 
-  let store: Store
-  private(set) var isStoreNewer = false
+  let database: Database
+  let path: String
+  let settings: Settings
 
-  init(store: Store) { self.store = store }
+  var history: MigrationHistory { MigrationHistory(database: database, path: path, steps: settings.steps) }
 
-  private var database: Database { store.database }
-
-  /// Classifies the store on open and upgrades it when it is behind.
-  mutating func openCheck(isNew: Bool) throws {
-    let applicationID = try database.scalar("PRAGMA application_id")
-    let hasHistory = try tableExists(Self.historyTable)
-    if case .integer(let value) = applicationID, value != 0, value != Int64(Store.applicationID) {
-      throw RemconvError.notAStore("\(store.path): a SQLite database of another application (application_id \(value)); left untouched")
+  /// The steps an upgrade to `target` (an id or a number; nil: the head) would apply.
+  func steps(for status: MigrationStatus, upTo target: String?) throws -> [Migration] {
+    guard let target else { return status.pending }
+    guard let step = Migration.step(matching: target, in: settings.steps) else {
+      let known = settings.steps.map(\.id).joined(separator: ", ")
+      throw RemconvError.invalidInput("--to \(target): no such migration; this remconv knows \(known)")
     }
-    if !hasHistory {
-      let tableCount = try database.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'")
-      if case .integer(let count) = tableCount, count > 0 {
-        throw RemconvError.notAStore("\(store.path): a SQLite database, but not a remconv store; left untouched")
+    if status.versionNumber > step.number {
+      throw RemconvError.conflict(
+        "\(path): the store is at \(status.version ?? "nothing"), past \(step.id); migrations only run forward (restore a backup to go back: remconv migrate restore BACKUP)")
+    }
+    return status.pending.filter { $0.number <= step.number }
+  }
+
+  /// What an upgrade would do, read without taking the lock or changing anything.
+  func plan(upTo target: String?) throws -> MigrationPlan {
+    let status = try history.status()
+    var plan = MigrationPlan(status: status, policy: settings.policy)
+    switch status.state {
+    case .tampered(let reason): throw RemconvError.migrationTampered(reason)
+    case .newer: throw RemconvError.storeTooNew("\(path): \(status.newerDescription)")
+    case .empty, .current, .behind: break
+    }
+    plan.steps = try steps(for: status, upTo: target)
+    guard !plan.steps.isEmpty else { return plan }
+    let integrity = try StoreSnapshot.integrityProblems(database)
+    if !integrity.isEmpty {
+      throw RemconvError.notAStore(
+        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); an upgrade would refuse it")
+    }
+    plan.preflight = try Preflight.findings(in: database, plan: plan.steps, policy: settings.policy)
+    plan.preexisting = Self.preexisting(try StoreSnapshot.capture(database), preflight: plan.preflight)
+    if status.state != .empty, let last = plan.steps.last {
+      plan.backupPath = MigrationBackup.nextPath(for: path, from: status.versionNumber, to: last.number, at: settings.now())
+      plan.blockers += try spaceBlockers()
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      if access(directory, W_OK) != 0 {
+        plan.blockers.append("\(directory): not writable: the backup cannot be written there")
       }
     }
-    let applied = hasHistory ? try appliedSteps() : []
-    let known = Dictionary(uniqueKeysWithValues: Migration.all.map { ($0.id, $0) })
-    for step in applied {
-      guard let migration = known[step.id] else {
-        isStoreNewer = true
-        continue
-      }
-      if migration.checksum != step.checksum {
-        throw RemconvError.migrationTampered(
-          "\(store.path): the applied migration \(step.id) does not match this remconv's copy (checksum \(step.checksum.prefix(12))… vs \(migration.checksum.prefix(12))…); refusing to touch the store"
-        )
-      }
+    if settings.policy == .fail, !plan.preflight.duplicates.isEmpty {
+      plan.blockers.append(duplicateRefusal(plan.preflight))
     }
-    if isStoreNewer { return }
-    let appliedIDs = Set(applied.map(\.id))
-    let pending = Migration.all.filter { !appliedIDs.contains($0.id) }
-    guard !pending.isEmpty else { return }
-    if store.options.readOnly || !store.options.allowUpgrade {
-      throw RemconvError.upgradeRefused(
-        "\(store.path): the store needs an upgrade to \(Migration.head.id) (\(pending.count) step(s) pending) and upgrades are off"
-      )
-    }
-    if !isNew, !applied.isEmpty {
-      store.options.onUpgrade?(
-        "upgrading store \(store.path) from \(applied.last?.id ?? "nothing") to \(Migration.head.id)")
-    }
-    store.upgradeReport = try migrate()
+    return plan
   }
 
-  struct AppliedStep {
-    let id: String
-    let checksum: String
-  }
-
-  func appliedSteps() throws -> [AppliedStep] {
-    try database.rows("SELECT id, checksum FROM \(Self.historyTable) ORDER BY id").map {
-      AppliedStep(id: $0.string(0) ?? "", checksum: $0.string(1) ?? "")
-    }
-  }
-
-  func tableExists(_ name: String) throws -> Bool {
-    let count = try database.scalar(
-      "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)])
-    return count != .integer(0)
-  }
-
-  /// Applies every pending step in one transaction.
-  func migrate() throws -> MigrationReport {
-    // PRAGMA foreign_keys is a no-op inside a transaction: turn it off before BEGIN.
+  /// Applies the pending steps up to `target` (nil: the head). See the type's summary.
+  func migrate(upTo target: String? = nil) throws -> MigrationReport {
     try database.execute("PRAGMA foreign_keys = OFF")
     defer { try? database.execute("PRAGMA foreign_keys = ON") }
-    try database.execute("BEGIN IMMEDIATE")
+    // The checks read every table after every step: a page cache that holds the store keeps
+    // them off the disk (64 MiB at most; the connection's own size comes back afterwards).
+    let cacheSize = try database.scalar("PRAGMA cache_size")
+    try database.execute("PRAGMA cache_size = -65536")
+    defer { if case .integer(let size) = cacheSize { try? database.execute("PRAGMA cache_size = \(size)") } }
     do {
-      try database.execute("""
-        CREATE TABLE IF NOT EXISTS \(Self.historyTable) (
-          id TEXT PRIMARY KEY,
-          checksum TEXT NOT NULL,
-          tool_version TEXT NOT NULL,
-          applied_at TEXT NOT NULL
-        )
-        """)
-      // Re-read under the lock: another process may have applied the steps meanwhile.
-      let applied = try appliedSteps()
-      let appliedIDs = Set(applied.map(\.id))
-      let pending = Migration.all.filter { !appliedIDs.contains($0.id) }
-      guard !pending.isEmpty else {
-        try database.execute("ROLLBACK")
-        return MigrationReport(fromVersion: applied.last?.id, applied: [], backupPath: nil, preflight: [])
-      }
-      for migration in pending {
-        try database.execute("SAVEPOINT step")
-        do {
-          try database.execute(migration.sql)
-        } catch {
-          throw RemconvError.migrationFailed("\(store.path): migration \(migration.id) failed: \(error); nothing was changed")
-        }
-        try database.run(
-          "INSERT INTO \(Self.historyTable) (id, checksum, tool_version, applied_at) VALUES (?, ?, ?, ?)",
-          [.text(migration.id), .text(migration.checksum), .text(RemconvVersion.current),
-           .text(Timestamp(Date()).description)])
-        try database.execute("RELEASE step")
-      }
-      let violations = try database.rows("PRAGMA foreign_key_check")
-      if !violations.isEmpty {
-        throw RemconvError.migrationFailed("\(store.path): the upgrade left \(violations.count) foreign-key violation(s); nothing was changed")
-      }
-      try database.execute("PRAGMA user_version = \(Migration.head.number)")
-      try database.execute("PRAGMA application_id = \(Store.applicationID)")
-      try database.execute("COMMIT")
-      return MigrationReport(
-        fromVersion: applied.last?.id, applied: pending.map(\.id), backupPath: nil, preflight: [])
+      try database.execute("BEGIN IMMEDIATE")
+    } catch {
+      guard error.isBusy else { throw error }
+      throw RemconvError.storeBusy(
+        "\(path): the store is being upgraded or written by another remconv (waited \(settings.busyTimeoutMilliseconds / 1000) s); try again")
+    }
+    var backup: MigrationBackup?
+    do {
+      let report = try migrateLocked(upTo: target, backup: &backup)
+      return report
     } catch {
       if database.isInTransaction { try? database.execute("ROLLBACK") }
-      throw error
+      guard let backup, case .migrationFailed(let message) = error as? RemconvError else { throw error }
+      throw RemconvError.migrationFailed("\(message) (the backup \(backup.path) is kept)")
     }
   }
 
-  static func unknownStepsDescription(_ store: Store) -> String {
-    let known = Set(Migration.all.map(\.id))
-    let steps = (try? Migrator(store: store).appliedSteps()) ?? []
-    let unknown = steps.map(\.id).filter { !known.contains($0) }
-    return "unknown step(s) " + unknown.joined(separator: ", ")
+  private func migrateLocked(upTo target: String?, backup: inout MigrationBackup?) throws -> MigrationReport {
+    // foreign_keys cannot change inside the transaction: make sure no step can cascade.
+    guard try database.scalar("PRAGMA foreign_keys") == .integer(0) else {
+      throw RemconvError.migrationFailed("\(path): foreign keys are still on inside the upgrade; nothing was changed")
+    }
+    // Read again under the lock: another process may have upgraded the store meanwhile.
+    let status = try history.status()
+    switch status.state {
+    case .tampered(let reason): throw RemconvError.migrationTampered(reason)
+    case .newer: throw RemconvError.storeTooNew("\(path): \(status.newerDescription)")
+    case .empty, .current, .behind: break
+    }
+    let plan = try steps(for: status, upTo: target)
+    var report = MigrationReport(store: path, from: status.version, to: status.version)
+    guard let last = plan.last else {
+      try database.execute("ROLLBACK")
+      return report
+    }
+    let isNewStore = status.state == .empty
+    let integrity = try StoreSnapshot.integrityProblems(database)
+    if !integrity.isEmpty {
+      throw RemconvError.notAStore(
+        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); nothing was changed")
+    }
+    let baseline = try StoreSnapshot.capture(database)
+    let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
+    report.preexisting = Self.preexisting(baseline, preflight: preflight)
+    if settings.policy == .fail, !preflight.duplicates.isEmpty {
+      throw RemconvError.migrationFailed(duplicateRefusal(preflight))
+    }
+    if !isNewStore {
+      if let blocker = try spaceBlockers().first { throw RemconvError.ioFailure(blocker) }
+      backup = try MigrationBackup.take(
+        of: path, counts: baseline.tableCounts, from: status.versionNumber, to: last.number,
+        at: settings.now(), busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
+      report.backup = backup
+    }
+    settings.pause.reached("0")
+    try database.execute(MigrationHistory.createTable)
+    var before = baseline
+    var mergedInAll: [Int64: Int64] = [:]
+    for step in plan {
+      let refused = Migration.lint(step.sql)
+      if !refused.isEmpty {
+        throw RemconvError.migrationFailed(
+          "\(path): migration \(step.id) contains \(refused.joined(separator: ", ")), which migrations may not; the upgrade was rolled back, the store is unchanged")
+      }
+      let savepoint = "remconv_step_\(step.number)"
+      try database.execute("SAVEPOINT \(savepoint)")
+      var merged: [Int64: Int64] = [:]
+      if step.id == preflight.step {
+        merged = try Preflight.apply(preflight.actions, in: database)
+        report.preflight = preflight.actions
+        mergedInAll.merge(merged) { first, _ in first }
+      }
+      do {
+        try database.execute(step.sql)
+      } catch {
+        throw RemconvError.migrationFailed(
+          "\(path): migration \(step.id) failed: \(error.message); the upgrade was rolled back, the store is unchanged")
+      }
+      guard database.isInTransaction else {
+        throw RemconvError.migrationFailed("\(path): migration \(step.id) ended the upgrade's transaction")
+      }
+      let after = try StoreSnapshot.capture(database)
+      let problems = try StoreSnapshot.integrityProblems(database).map { "integrity_check: \($0)" }
+        + after.problems(since: before, merged: merged)
+      if !problems.isEmpty {
+        throw RemconvError.migrationFailed(
+          "\(path): migration \(step.id) would break the store: \(problems.prefix(10).joined(separator: "; ")); the upgrade was rolled back, the store is unchanged")
+      }
+      try history.record(step, at: settings.now())
+      try database.execute("RELEASE \(savepoint)")
+      before = after
+      settings.pause.reached(String(step.number))
+    }
+    // The steps one by one were fine; the whole run must be too (a row lost in one step and
+    // re-added in another would pass both).
+    let overall = before.problems(since: baseline, merged: mergedInAll)
+    if !overall.isEmpty {
+      throw RemconvError.migrationFailed(
+        "\(path): the upgrade to \(last.id) would break the store: \(overall.prefix(10).joined(separator: "; ")); it was rolled back, the store is unchanged")
+    }
+    try database.execute("PRAGMA user_version = \(last.number)")
+    try database.execute("PRAGMA application_id = \(Store.applicationID)")
+    try database.execute("COMMIT")
+    settings.pause.reached("commit")
+    report.applied = plan.map(\.id)
+    report.to = last.id
+    if backup != nil {
+      report.prunedBackups = MigrationBackup.prune(for: path, keeping: settings.backupsKept)
+    }
+    return report
+  }
+
+  /// The findings the store had before the upgrade, less the colliding names the preflight
+  /// deals with (they are shown as the preflight's groups and actions instead).
+  private static func preexisting(_ snapshot: StoreSnapshot, preflight: PreflightFindings) -> [IntegrityFinding] {
+    snapshot.findings.filter { preflight.step == nil || $0.kind != .duplicateListName }.sorted()
+  }
+
+  /// Refuses an upgrade the disk cannot hold: the backup, plus as much again for the journal
+  /// of the steps (a table rebuild copies the table).
+  private func spaceBlockers() throws -> [String] {
+    guard case .integer(let pages) = try database.scalar("PRAGMA page_count"),
+      case .integer(let pageSize) = try database.scalar("PRAGMA page_size"),
+      let free = MigrationBackup.freeBytes(near: path)
+    else { return [] }
+    let needed = 2 * pages * pageSize + (1 << 20)
+    guard free < needed else { return [] }
+    return ["\(path): not enough free space for the backup and the upgrade (needs about \(needed >> 20) MiB, \(free >> 20) MiB free); nothing was changed"]
+  }
+
+  private func duplicateRefusal(_ preflight: PreflightFindings) -> String {
+    "\(path): the upgrade makes list names unique, and \(preflight.duplicates.count) group(s) collide: "
+      + preflight.duplicateDescriptions.joined(separator: "; ")
+      + "; nothing was changed (choose --on-duplicate rename or merge, or rename the lists with an older remconv)"
   }
 }

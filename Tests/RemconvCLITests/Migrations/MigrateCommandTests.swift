@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import RemconvCLI
+import RemconvCore
+import RemconvTestSupport
+
+/// `remconv migrate`, and what every command does with an older, newer or foreign store.
+@Suite struct MigrateCommandTests {
+  private func bench(with fixture: String) throws -> TestBench {
+    let bench = TestBench()
+    try FixtureStores.copy(fixture, into: bench.directory)
+    return bench
+  }
+
+  private func json(_ text: String) throws -> JSONValue { try JSONParser.parse(text) }
+
+  @Test func anyCommandUpgradesAnOlderStoreWithOneLine() throws {
+    let bench = try bench(with: "v0002.sqlite")
+    let result = bench.run("export --format json")
+    #expect(result.status == .ok)
+    let lines = result.errors.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0005_unique_list_names (backup: \(bench.storePath).backup-0002-to-0005-") == true)
+    let lists = try #require(try json(result.output)["lists"]?.arrayValue)
+    #expect(lists.compactMap { $0["name"]?.stringValue } == ["Einkäufe", "Arbeit", "Café Ideen", "🏠 Zuhause", "Garten"])
+    // Once upgraded, nothing more is said.
+    #expect(bench.run("export --format json").errors.isEmpty)
+  }
+
+  @Test func noUpgradeRefusesWithItsOwnExitCode() throws {
+    let bench = try bench(with: "v0001.sqlite")
+    try expectUntouched(bench.storePath) {
+      let result = bench.run("export --no-upgrade")
+      #expect(result.status == .upgradeRefused && result.status.rawValue == 78)
+      #expect(result.errors.contains("--no-upgrade was given") && result.errors.contains("remconv migrate up"))
+    }
+  }
+
+  @Test func aNewerStoreExportsButRefusesImports() throws {
+    let bench = try bench(with: "v0006-newer.sqlite")
+    try expectUntouched(bench.storePath) {
+      let export = bench.run("export --format json")
+      #expect(export.status == .ok && export.errors.isEmpty)
+      #expect(export.output.contains("Milch (laktosefrei)"))
+      let input = bench.directory.write("new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
+      let imported = bench.run(["import", input])
+      #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
+      #expect(imported.errors.contains("0006_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
+      #expect(bench.run("migrate up").status == .storeTooNew)
+    }
+    let status = try json(bench.run("migrate status --json").output)
+    #expect(status["state"] == .string("newer") && status["neededVersion"] == .string("0.3.0"))
+  }
+
+  @Test func anEditedStepStopsEveryCommand() throws {
+    let bench = TestBench()
+    try FixtureStores.copy(
+      "v0003.sqlite", into: bench.directory,
+      editing: "UPDATE remconv_migrations SET checksum = 'edited' WHERE id = '0001_lists_and_reminders'")
+    let export = bench.run("export")
+    #expect(export.status == .upgradeRefused)
+    #expect(export.errors.contains("0001_lists_and_reminders does not match"))
+    let status = bench.run("migrate status")
+    #expect(status.status == .upgradeRefused)
+    #expect(status.output.contains("state    tampered"))
+  }
+
+  @Test func aFileThatIsNotAStoreIsRefused() throws {
+    let bench = TestBench()
+    bench.directory.write("store.sqlite", "BEGIN:VCALENDAR\nEND:VCALENDAR\n")
+    let result = bench.run("export")
+    #expect(result.status == .dataError && result.status.rawValue == 65)
+    #expect(result.errors.contains("not a SQLite database (left untouched)"))
+    #expect(bench.directory.read("store.sqlite") == "BEGIN:VCALENDAR\nEND:VCALENDAR\n")
+  }
+
+  @Test func aDamagedOlderStoreIsRefusedUntouchedByEveryCommand() throws {
+    let bench = try bench(with: "v0002.sqlite")
+    try FixtureStores.damagePage(of: "reminders", in: bench.storePath)
+    try expectUntouched(bench.storePath) {
+      for command in ["migrate up", "export", "migrate plan"] {
+        let result = bench.run(command)
+        #expect(result.status == .dataError, "\(command)")
+        #expect(result.errors.contains("damaged"), "\(command): \(result.errors)")
+      }
+    }
+  }
+
+  @Test func statusListsAppliedAndPendingSteps() throws {
+    let bench = try bench(with: "v0002.sqlite")
+    let text = bench.run("migrate")
+    #expect(text.status == .ok)
+    #expect(text.output.contains("state    behind: 3 steps pending"))
+    #expect(text.output.contains("  0001_lists_and_reminders  2024-03-02T08:14:00Z  remconv 0.0.1"))
+    #expect(text.output.contains("pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names"))
+    let status = try json(bench.run("migrate status --json").output)
+    #expect(status["state"] == .string("behind"))
+    #expect(status["version"] == .string("0002_notes_and_priority"))
+    #expect(status["userVersion"] == .number(2))
+    #expect(status["pending"]?.arrayValue?.count == 3)
+    #expect(status["applied"]?.arrayValue?.first?["toolVersion"] == .string("0.0.1"))
+    #expect(bench.run("migrate status --store \(bench.directory.file("missing.sqlite"))").status == .noInput)
+  }
+
+  @Test func planShowsTheBackupAndThePreflightWithoutChangingAnything() throws {
+    let bench = try bench(with: "v0004-duplicate-names.sqlite")
+    try expectUntouched(bench.storePath) {
+      let plan = try json(bench.run("migrate plan --json --on-duplicate merge").output)
+      #expect(plan["steps"] == .array([.string("0005_unique_list_names")]))
+      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0005-20261129T100000Z") == true)
+      #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
+      let actions = try #require(plan["preflight"]?.arrayValue)
+      #expect(actions.compactMap { $0["action"]?.stringValue } == ["merge", "merge", "merge", "assign-uid"])
+      #expect(plan["blockers"] == .array([]))
+      let text = bench.run("migrate plan")
+      #expect(text.status == .ok)
+      #expect(text.output.contains("-> list 3 'home' will be renamed 'home (3)'"))
+      let refused = bench.run("migrate plan --on-duplicate fail")
+      #expect(refused.status == .findings)
+      #expect(refused.output.contains("blocked, the upgrade would change nothing:"))
+    }
+  }
+
+  @Test func upAppliesOnceAndThenReportsUpToDate() throws {
+    let bench = try bench(with: "v0001.sqlite")
+    let partial = bench.run("migrate up --to 0003")
+    #expect(partial.status == .ok)
+    #expect(partial.output.contains("applied 2 steps"))
+    let report = try json(bench.run("migrate up --json").output)
+    #expect(report["from"] == .string("0003_uids_timestamps_due_kind"))
+    #expect(report["applied"] == .array([.string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names")]))
+    let backup = try #require(report["backup"]?.stringValue)
+    #expect(FileManager.default.fileExists(atPath: backup))
+    let again = bench.run("migrate up")
+    #expect(again.status == .ok)
+    #expect(again.output == "store \(bench.storePath) is up to date (0005_unique_list_names)\n")
+    #expect(bench.run("migrate up --to 0002").status == .dataError)
+  }
+
+  @Test func upWithFailingPreflightChangesNothing() throws {
+    let bench = try bench(with: "v0004-duplicate-names.sqlite")
+    try expectUntouched(bench.storePath) {
+      let result = bench.run("migrate up --on-duplicate fail")
+      #expect(result.status == .dataError)
+      #expect(result.errors.contains("'Café' (list 6, 1 reminder)"))
+    }
+  }
+
+  @Test func restoreThroughTheCommandLine() throws {
+    let bench = try bench(with: "v0003.sqlite")
+    let up = try json(bench.run("migrate up --json").output)
+    let backup = try #require(up["backup"]?.stringValue)
+    let restored = bench.run(["migrate", "restore", backup])
+    #expect(restored.status == .ok)
+    #expect(restored.output.contains("restored \(bench.storePath) from \(backup) (at 0003_uids_timestamps_due_kind)"))
+    #expect(restored.output.contains("the store as it was is saved as \(bench.storePath).backup-0005-to-0003-"))
+    #expect(restored.output.contains("the next command upgrades it"))
+    #expect(bench.run("migrate status --json").output.contains(#""state":"behind""#))
+    let missing = bench.run(["migrate", "restore", bench.directory.file("nope.sqlite")])
+    #expect(missing.status == .noInput)
+  }
+
+  @Test func theCommandLineIsChecked() {
+    let bench = TestBench()
+    #expect(bench.run("migrate sideways").status == .usage)
+    #expect(bench.run("migrate restore").status == .usage)
+    #expect(bench.run("migrate status --to 3").status == .usage)
+    #expect(bench.run("migrate up --no-upgrade").status == .usage)
+    let help = bench.run("migrate --help")
+    #expect(help.status == .ok && help.output.contains("USAGE: remconv migrate [status|plan|up|restore]"))
+    #expect(bench.run("--help").output.contains("migrate"))
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import RemconvCore
+
+/// The fixture stores of every earlier schema version (made by Scripts/make-fixture-stores.sh).
+public enum FixtureStores {
+  /// One store per earlier schema version, with realistic data.
+  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite"]
+
+  public static func path(_ name: String) -> String {
+    Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)
+  }
+
+  /// Copies the fixture `name` into `directory` (as `target`) and returns the copy's path.
+  @discardableResult
+  public static func copy(_ name: String, into directory: TemporaryDirectory, as target: String = "store.sqlite") throws -> String {
+    let destination = directory.file(target)
+    try? FileManager.default.removeItem(atPath: destination)
+    try FileManager.default.copyItem(atPath: path(name), toPath: destination)
+    return destination
+  }
+
+  /// Every row of `table` by row id, each as column name → value.
+  public static func rows(of table: String, in database: Database) throws -> [Int64: [String: SQLValue]] {
+    let columns = try database.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)])
+      .compactMap { $0.string(0) }
+    let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+    var result: [Int64: [String: SQLValue]] = [:]
+    for row in try database.rows("SELECT rowid, \(list) FROM \"\(table)\" ORDER BY rowid") {
+      var values: [String: SQLValue] = [:]
+      for (index, column) in columns.enumerated() { values[column] = row.value(at: index + 1) }
+      result[row.int(0) ?? 0] = values
+    }
+    return result
+  }
+
+  /// `rows(of:in:)` for a store file, opened read-only.
+  public static func rows(of table: String, inFile path: String) throws -> [Int64: [String: SQLValue]] {
+    let database = try Database(path: path, mode: .readOnly)
+    defer { database.close() }
+    return try rows(of: table, in: database)
+  }
+
+  /// The SHA-256 of a file's bytes: "left untouched" means this did not change.
+  public static func digest(_ path: String) throws -> String {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    var hasher = SHA256()
+    hasher.update(Array(data))
+    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+  }
+}
+
+/// The built `remconv` executable, for tests that need real processes (SIGKILL, races).
+public enum RemconvExecutable {
+  /// Next to the test bundle (`swift build` puts every product in one folder), else in
+  /// `.build/debug`; nil when it was not built.
+  public static var path: String? {
+    let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("remconv").path
+    for candidate in [besideTests, Repository.path(".build/debug/remconv")]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+      return candidate
+    }
+    return nil
+  }
+}
+
+extension FixtureStores {
+  /// Copies the fixture `name` into `directory` and runs `sql` on the copy (to tamper with its
+  /// history or its schema), with a plain connection that knows nothing of migrations.
+  @discardableResult
+  public static func copy(_ name: String, into directory: TemporaryDirectory, editing sql: String) throws -> String {
+    let path = try copy(name, into: directory)
+    let database = try Database(path: path)
+    defer { database.close() }
+    try database.execute(sql)
+    return path
+  }
+
+  /// Damages a database file on purpose: the b-tree page of `table` gets garbage in its
+  /// header, so `integrity_check` (and any read of that table's rows) finds it broken while
+  /// the file header stays valid.
+  public static func damagePage(of table: String, in path: String) throws {
+    let database = try Database(path: path, mode: .readOnly)
+    let root = try database.scalar("SELECT rootpage FROM sqlite_schema WHERE name = ?", [.text(table)])
+    let pageSize = try database.scalar("PRAGMA page_size")
+    database.close()
+    guard case .integer(let page) = root, case .integer(let size) = pageSize else {
+      throw RemconvError.notFound("\(path): no table \(table)")
+    }
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64((page - 1) * size))
+    try handle.write(contentsOf: Data(repeating: 0xA5, count: 24))
+  }
+}

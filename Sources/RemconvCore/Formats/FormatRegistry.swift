@@ -21,6 +21,7 @@ public struct FormatDescriptor: Sendable {
 public enum FormatRegistry {
   /// In the order detection tries them: dialects before the generic format they resemble.
   public static let all: [FormatDescriptor] = [
+    TaskwarriorFormat.descriptor,
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
   ]

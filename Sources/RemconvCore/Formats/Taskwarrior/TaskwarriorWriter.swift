@@ -25,12 +25,13 @@ final class TaskwarriorWriter: ReminderWriter {
     try output.write("[\n")
   }
 
+  /// Reports what a list has beyond its name. (Its creation time is not reported: the store
+  /// gives every list one, so it says nothing about what the user set.)
   func beginList(_ list: ReminderList) throws {
     announced.append(list)
     var lost: [String] = []
     if let color = list.color { lost.append("colour \(color)") }
     if list.symbol != ReminderList.defaultSymbol { lost.append("symbol \(list.symbol)") }
-    if let createdAt = list.createdAt { lost.append("creation time \(createdAt)") }
     if !list.extra.isEmpty { lost.append("extra \(JSONText.encode(.object(list.extra)))") }
     if !lost.isEmpty {
       diagnostics.warning(

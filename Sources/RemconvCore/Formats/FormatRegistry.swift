@@ -22,6 +22,8 @@ public enum FormatRegistry {
   /// In the order detection tries them: dialects before the generic format they resemble.
   public static let all: [FormatDescriptor] = [
     TaskwarriorFormat.descriptor,
+    MicrosoftToDoFormat.descriptor,
+    GoogleTasksFormat.descriptor,
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
   ]

@@ -84,3 +84,18 @@ enum Dialects {
 
   static func localDateTime(_ text: String) throws -> LocalDateTime { try #require(LocalDateTime(iso: text)) }
 }
+
+/// The shared corpus of other apps' files (`/work/shared/corpus`), when it is on this machine.
+enum Corpus {
+  static let path: String? = {
+    var candidates = [Repository.path("../shared/corpus"), Repository.path("../../shared/corpus")]
+    if let configured = ProcessInfo.processInfo.environment["REMCONV_CORPUS"] { candidates.insert(configured, at: 0) }
+    return candidates.first { FileManager.default.fileExists(atPath: $0 + "/MANIFEST.md") }
+  }()
+
+  static var isPresent: Bool { path != nil }
+
+  static func file(_ relative: String) throws -> String {
+    try #require(path.map { $0 + "/" + relative })
+  }
+}

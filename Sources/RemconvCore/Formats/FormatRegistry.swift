@@ -24,6 +24,7 @@ public enum FormatRegistry {
     TaskwarriorFormat.descriptor,
     MicrosoftToDoFormat.descriptor,
     GoogleTasksFormat.descriptor,
+    JCalFormat.descriptor,
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
   ]

@@ -9,6 +9,8 @@ struct ReadOutcome {
   var reminders: [Reminder] = []
   var locations: [RemconvCore.SourceLocation] = []
   var diagnostics: [Diagnostic] = []
+  /// The kinds of the components counted and skipped (VEVENTs in a calendar).
+  var skipped: [String] = []
 
   func reminder(_ id: String) -> Reminder? { reminders.first { $0.id == id } }
   func reminder(titled title: String) -> Reminder? { reminders.first { $0.title == title } }
@@ -42,7 +44,8 @@ enum Dialects {
       case .reminder(let reminder, let location):
         outcome.reminders.append(reminder)
         outcome.locations.append(location)
-      case .skipped, .rejected: Issue.record("unexpected record \(record)")
+      case .skipped(let kind, _): outcome.skipped.append(kind)
+      case .rejected: Issue.record("unexpected record \(record)")
       }
     }
     outcome.diagnostics = diagnostics.entries

@@ -149,19 +149,22 @@ struct ElementCursor {
 /// What the first bytes of a JSON file show, for format detection.
 ///
 /// Scans the head token by token (strings are skipped whole, so a note containing
-/// `"status":` is not mistaken for a key) and collects the member names and the string
-/// values it sees. A head cut off mid-string is fine: the partial token is ignored.
+/// `"status":` is not mistaken for a key) and collects the member names it sees and the
+/// string values that follow them. A head cut off mid-string is fine: the partial token is
+/// ignored.
 public struct JSONHead {
   /// The first significant byte (`{` or `[` for JSON).
   public let firstByte: UInt8?
   /// Member names, in the order met.
   public let keys: [String]
-  /// The string values, in the order met.
-  public let stringValues: [String]
+  /// Each member whose value is a string, with that value, in the order met.
+  public let stringMembers: [(key: String, value: String)]
 
   public init(_ head: [UInt8]) {
     var keys: [String] = []
-    var values: [String] = []
+    var members: [(key: String, value: String)] = []
+    /// The member name just read, while its value is awaited.
+    var awaitingValue: String?
     var index = 0
     var first: UInt8?
     let count = head.count
@@ -175,6 +178,7 @@ public struct JSONHead {
       }
       if first == nil { first = byte }
       guard byte == UInt8(ascii: "\"") else {
+        if byte != UInt8(ascii: ":") { awaitingValue = nil }
         index += 1
         continue
       }
@@ -201,17 +205,24 @@ public struct JSONHead {
       while after < count, [0x20, 0x09, 0x0A, 0x0D].contains(head[after]) { after += 1 }
       if after < count, head[after] == UInt8(ascii: ":") {
         keys.append(text)
+        awaitingValue = text
       } else {
-        values.append(text)
+        if let key = awaitingValue { members.append((key, text)) }
+        awaitingValue = nil
       }
       index = end + 1
     }
     firstByte = first
     self.keys = keys
-    stringValues = values
+    stringMembers = members
   }
 
   public var startsAsJSON: Bool { firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") }
 
   public func hasKey(_ key: String) -> Bool { keys.contains(key) }
+
+  /// The string values given to `key`.
+  public func values(of key: String) -> [String] {
+    stringMembers.filter { $0.key == key }.map(\.value)
+  }
 }

@@ -13,7 +13,7 @@ public enum GoogleTasksFormat {
     makeWriter: nil,
     sniff: { head in
       let json = JSONHead(head)
-      return json.startsAsJSON && json.hasKey("kind") && json.stringValues.contains { $0.hasPrefix("tasks#task") }
+      return json.startsAsJSON && json.values(of: "kind").contains { $0.hasPrefix("tasks#task") }
     })
 
   static let extraKey = "googletasks"

@@ -15,7 +15,8 @@ public enum MicrosoftToDoFormat {
     sniff: { head in
       let json = JSONHead(head)
       guard json.startsAsJSON else { return false }
-      if json.stringValues.contains(where: { $0.contains("todoTask") }) { return true }
+      let odata = json.values(of: "@odata.context") + json.values(of: "@odata.type")
+      if odata.contains(where: { $0.contains("todoTask") || $0.contains("/todo/lists") }) { return true }
       let graphTaskKeys = ["importance", "isReminderOn", "checklistItems", "wellknownListName"]
       return graphTaskKeys.contains(where: json.hasKey)
     })

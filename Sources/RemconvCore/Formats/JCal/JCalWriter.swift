@@ -57,7 +57,6 @@ final class JCalWriter: ReminderWriter {
   // MARK: Lists
 
   private func calendarProperties(for list: ReminderList) -> [JSONValue] {
-    let jcal = list.extra[JCalFormat.extraKey]?.objectValue ?? [:]
     var properties = [
       JCalProperty("version", text: "2.0"), JCalProperty("prodid", text: JCalFormat.productID),
       JCalProperty("uid", text: list.id), JCalProperty("name", text: list.name),
@@ -68,15 +67,7 @@ final class JCalWriter: ReminderWriter {
     if let createdAt = list.createdAt {
       properties.append(JCalProperty("x-remconv-created", [:], "date-time", [.string(utc(createdAt))]))
     }
-    var passedThrough = list.extra
-    passedThrough[JCalFormat.extraKey] = nil
-    if !passedThrough.isEmpty {
-      properties.append(JCalProperty("x-remconv-extra", text: JSONText.encode(.object(passedThrough))))
-    }
-    let written = Set(properties.map(\.name))
-    var result = properties.map(\.json)
-    result += Self.keptInvalid(jcal, skipping: written) + (jcal["properties"]?.arrayValue ?? [])
-    return result
+    return Self.completed(properties, extra: list.extra)
   }
 
   // MARK: Reminders
@@ -137,22 +128,26 @@ final class JCalWriter: ReminderWriter {
       properties.append(JCalProperty("related-to", ["reltype": .string("PARENT")], "text", [.string(parentID)]))
     }
     if reminder.flagged { properties.append(JCalProperty("x-remconv-flagged", [:], "boolean", [.bool(true)])) }
-    var passedThrough = reminder.extra
+    return JCalComponent(
+      name: "vtodo", properties: Self.completed(properties, extra: reminder.extra),
+      components: jcal["components"]?.arrayValue ?? [])
+  }
+
+  /// The mapped `properties`, then `x-remconv-extra` for what other formats kept in `extra`,
+  /// then what the jCal reader kept: the unreadable properties the model gave no value, and
+  /// the unmapped ones.
+  private static func completed(_ properties: [JCalProperty], extra: [String: JSONValue]) -> [JSONValue] {
+    var properties = properties
+    let jcal = extra[JCalFormat.extraKey]?.objectValue ?? [:]
+    var passedThrough = extra
     passedThrough[JCalFormat.extraKey] = nil
     if !passedThrough.isEmpty {
       properties.append(JCalProperty("x-remconv-extra", text: JSONText.encode(.object(passedThrough))))
     }
-
     let written = Set(properties.map(\.name))
-    var result = properties.map(\.json)
-    result += Self.keptInvalid(jcal, skipping: written) + (jcal["properties"]?.arrayValue ?? [])
-    return JCalComponent(name: "vtodo", properties: result, components: jcal["components"]?.arrayValue ?? [])
-  }
-
-  /// The unreadable properties the reader kept, for those the model gave no value.
-  private static func keptInvalid(_ jcal: [String: JSONValue], skipping written: Set<String>) -> [JSONValue] {
     let invalid = jcal["invalid"]?.objectValue ?? [:]
-    return invalid.keys.sorted().filter { !written.contains($0) }.compactMap { invalid[$0] }
+    let keptInvalid = invalid.keys.sorted().filter { !written.contains($0) }.compactMap { invalid[$0] }
+    return properties.map(\.json) + keptInvalid + (jcal["properties"]?.arrayValue ?? [])
   }
 
   private func utc(_ value: Timestamp) -> String {

@@ -145,7 +145,8 @@ import RemconvTestSupport
       url: "https://example.com/x")
     let floating = Reminder(
       id: "0e0e0e0e-0000-4000-8000-000000000003", listID: "L1", title: "Floating",
-      dueDate: .floating(try Dialects.localDateTime("2026-12-10T18:00:00")))
+      dueDate: .floating(try Dialects.localDateTime("2026-12-10T18:00:00")),
+      extra: ["ical": .object(["lines": .array([.string("X-APPLE-SORT-ORDER:1")])])])
     let written = try Dialects.write(format, [(list, [parent, child, floating])])
     let tasks = try #require(try JSONParser.parse(written.text).arrayValue).compactMap(\.objectValue)
     #expect(tasks.count == 3)
@@ -173,6 +174,7 @@ import RemconvTestSupport
     let reported = written.diagnostics.filter { $0.code == "cannot-carry" }.map(\.message)
     #expect(reported.contains { $0.contains("weekend plans") })
     #expect(reported.contains { $0.contains("colour #34C759") && $0.contains("symbol cart") })
+    #expect(reported.contains { $0.contains("not written: extra.ical of 1 reminder") })
 
     // Read back, the reminders are what they were (notes, kinds, ids, parent, url, flag).
     let again = try Dialects.read(format, text: written.text)

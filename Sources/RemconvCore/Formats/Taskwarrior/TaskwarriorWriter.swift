@@ -57,10 +57,13 @@ final class TaskwarriorWriter: ReminderWriter {
         uid: list.id)
     }
     if !foreignExtra.isEmpty {
-      let counts = foreignExtra.keys.sorted().map { "extra.\($0): \(foreignExtra[$0] ?? 0)" }
+      let counts = foreignExtra.keys.sorted().map { key in
+        let count = foreignExtra[key] ?? 0
+        return "extra.\(key) of \(count) reminder\(count == 1 ? "" : "s")"
+      }
       diagnostics.warning(
         "cannot-carry",
-        "Taskwarrior cannot carry what other formats kept in extra (\(counts.joined(separator: ", ")) reminders); it is not written")
+        "Taskwarrior cannot carry what other formats kept in extra; not written: \(counts.joined(separator: ", "))")
     }
     try output.flush()
   }

@@ -43,6 +43,7 @@ struct ConvertCommand: Command {
       path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
     var writerOptions = WriterOptions()
     writerOptions.now = context.now
+    writerOptions.timeZone = context.timeZone
     writerOptions.excel = arguments.flag("excel")
     writerOptions.force = arguments.flag("force")
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))

@@ -41,6 +41,7 @@ struct ExportCommand: Command {
       path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
     var writerOptions = WriterOptions()
     writerOptions.now = context.now
+    writerOptions.timeZone = context.timeZone
     writerOptions.excel = arguments.flag("excel")
     writerOptions.force = arguments.flag("force")
     if let delimiter = arguments.value("delimiter") { writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter) }

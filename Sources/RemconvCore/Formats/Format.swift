@@ -114,6 +114,8 @@ public struct WriterOptions: Sendable {
   public var delimiter: UInt8 = UInt8(ascii: ",")
   /// `--force`: replace existing files (vdir items).
   public var force = false
+  /// The zone for formats that must turn a date or a wall time into an instant (Taskwarrior).
+  public var timeZone: TimeZone = .current
 
   public init() {}
 }

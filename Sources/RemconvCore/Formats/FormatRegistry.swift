@@ -21,6 +21,10 @@ public struct FormatDescriptor: Sendable {
 public enum FormatRegistry {
   /// In the order detection tries them: dialects before the generic format they resemble.
   public static let all: [FormatDescriptor] = [
+    TaskwarriorFormat.descriptor,
+    MicrosoftToDoFormat.descriptor,
+    GoogleTasksFormat.descriptor,
+    JCalFormat.descriptor,
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
   ]

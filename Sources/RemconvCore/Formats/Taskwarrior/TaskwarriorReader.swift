@@ -1,0 +1,160 @@
+/// Reads `task export`: a JSON array of tasks or one task object per line, one task at a time.
+final class TaskwarriorReader: ReminderReader {
+  private typealias UDA = TaskwarriorFormat.UDA
+
+  private let context: ReaderContext
+  private let stream: JSONItemStream
+  private let derivedIDs = DerivedIDGenerator()
+  /// The list that tasks without a project go to, as the merge engine names it.
+  private let defaultListName: String
+  /// Projects already announced as lists.
+  private var knownProjects: Set<String> = []
+  private var pending: SourceRecord?
+
+  init(context: ReaderContext) throws {
+    self.context = context
+    stream = JSONItemStream(
+      parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [], allowsSequence: true)
+    defaultListName = context.options.listName ?? context.source.baseName ?? "Reminders"
+  }
+
+  func next() throws -> SourceRecord? {
+    if let pending {
+      self.pending = nil
+      return pending
+    }
+    guard let event = try stream.next() else { return nil }
+    guard case .item(let members, _, let location) = event else {
+      throw RemconvError.malformedInput("a Taskwarrior export is an array of task objects", at: stream.parser.location)
+    }
+    let (reminder, project) = decode(members, at: location)
+    guard let project else { return .reminder(reminder, location) }
+    let key = ListName.key(for: project)
+    if knownProjects.insert(key).inserted {
+      pending = .reminder(reminder, location)
+      return .list(ReminderList(id: reminder.listID, name: project))
+    }
+    return .reminder(reminder, location)
+  }
+
+  /// A task as a reminder, and its project when it has one.
+  private func decode(_ members: [String: JSONValue], at location: SourceLocation) -> (Reminder, String?) {
+    var fields = JSONObjectFields(members, location: location, diagnostics: context.diagnostics)
+    for key in TaskwarriorFormat.derivedFields { _ = fields.take(key) }
+    var kept: [String: JSONValue] = [:]
+
+    let uuid = fields.string("uuid")
+    let remconvID = fields.string(UDA.id)
+    fields.uid = remconvID ?? uuid
+    var title = fields.string("description") ?? ""
+    if let original = fields.string(UDA.title), title == TaskwarriorFormat.untitledDescription {
+      title = original
+    }
+
+    var isDone = false
+    switch fields.string("status") {
+    case "pending": break
+    case "completed": isDone = true
+    case "deleted":
+      isDone = true
+      kept["status"] = .string("deleted")
+    case let status? where status == "waiting" || status == "recurring":
+      kept["status"] = .string(status)
+    case let status?:
+      fields.reject("status", .string(status), "status '\(status)' is not pending, waiting, completed, deleted or recurring; read as pending")
+    case nil where (members["status"] ?? .null).isNull:
+      context.diagnostics.warning("missing-status", "the task has no status; read as pending", at: location, uid: fields.uid)
+    case nil: break
+    }
+
+    let instant = "a Taskwarrior date (20261130T090000Z, ISO 8601 with a zone, or epoch seconds)"
+    let completedAt = fields.timestamp("end", expected: instant, parse: TaskwarriorDate.parse)
+    let createdAt = fields.timestamp("entry", expected: instant, parse: TaskwarriorDate.parse)
+    let editedAt = fields.timestamp("modified", expected: instant, parse: TaskwarriorDate.parse)
+    let dueText = fields.string("due")
+    var due: DueDate?
+    if let dueText {
+      if let instant = TaskwarriorDate.parse(dueText) {
+        due = .utc(instant.utcWallTime)
+      } else {
+        fields.reject("due", .string(dueText), "due: '\(dueText)' is not \(instant)")
+      }
+    }
+    let originalDue = fields.string(UDA.due)
+    if due != nil, let originalDue, let sent = fields.string(UDA.dueSent), sent == dueText {
+      // The due was written by remconv from another kind and is unchanged in Taskwarrior.
+      if let restored = Self.dueDate(fromRemconvText: originalDue) {
+        due = restored
+      } else {
+        fields.reject(UDA.due, .string(originalDue), "\(UDA.due): '\(originalDue)' is not a remconv due date")
+      }
+    }
+
+    var priority = Priority.none
+    switch fields.take("priority") {
+    case .string("H")?: priority = .high
+    case .string("M")?: priority = .medium
+    case .string("L")?: priority = .low
+    case let value?:
+      kept["priority"] = value
+      context.diagnostics.warning(
+        "unmapped-value", "priority \(JSONText.encode(value)) is not H, M or L; kept in extra.taskwarrior and written back",
+        at: location, uid: fields.uid)
+    case nil: break
+    }
+
+    var project = fields.string("project")
+    if project?.allSatisfy(\.isWhitespace) == true { project = nil }
+
+    var tags = fields.strings("tags") ?? []
+    let flagged = tags.contains("flagged")
+    tags.removeAll { $0 == "flagged" }
+
+    var notes = ""
+    if let annotations = fields.array("annotations") {
+      kept["annotations"] = .array(annotations)
+      var lines: [String] = []
+      for (index, annotation) in annotations.enumerated() {
+        if let text = annotation["description"]?.stringValue {
+          lines.append(text)
+        } else {
+          context.diagnostics.warning(
+            "invalid-value",
+            "annotation \(index + 1) has no description text; it is kept in extra.taskwarrior, not in the notes",
+            at: location, uid: fields.uid)
+        }
+      }
+      notes = lines.joined(separator: "\n")
+    }
+
+    let parentID = fields.string(UDA.parent)
+    let url = fields.string(UDA.url)
+    for (key, value) in fields.remaining where !key.hasPrefix(UDA.prefix) { kept[key] = value }
+    if project == nil, context.options.listName == nil {
+      kept[TaskwarriorFormat.listWithoutProjectKey] = .string(defaultListName)
+    }
+
+    let listID = project.map { StableID.derived(["list", ListName.key(for: $0)]) } ?? ""
+    let id: String
+    if let known = remconvID ?? uuid {
+      id = known
+    } else {
+      id = derivedIDs.next(["taskwarrior", project ?? "", title, createdAt?.description ?? ""])
+      context.diagnostics.warning(
+        "missing-uid", "the task has no uuid; it gets the derived UID \(id)", at: location, uid: nil)
+    }
+    var reminder = Reminder(
+      id: id, listID: listID, parentID: parentID, title: title, notes: notes, isDone: isDone,
+      completedAt: completedAt, flagged: flagged, dueDate: due, priority: priority, tags: tags, url: url,
+      createdAt: createdAt, editedAt: editedAt)
+    reminder.extra = fields.extra(formatKey: TaskwarriorFormat.extraKey, kept: kept)
+    return (reminder, project)
+  }
+
+  /// Reads `remconv_due`: the JSON `dueDate` text, then the zone after a space when zoned.
+  static func dueDate(fromRemconvText text: String) -> DueDate? {
+    let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+    guard let first = parts.first else { return nil }
+    return try? DueDate(isoText: first, timeZone: parts.count > 1 ? parts[1] : nil)
+  }
+}

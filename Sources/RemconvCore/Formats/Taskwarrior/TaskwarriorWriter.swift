@@ -1,0 +1,212 @@
+import Foundation
+
+/// Writes what `task import` accepts: a JSON array, one task per line, as `task export` does.
+final class TaskwarriorWriter: ReminderWriter {
+  private typealias UDA = TaskwarriorFormat.UDA
+  static let inputOrder = WriterInputOrder.anyOrder
+
+  /// Members of `extra.taskwarrior` the writer maps itself rather than copying.
+  private static let mappedExtraKeys: Set<String> = ["status", "annotations", "priority"]
+
+  private let output: ByteWriter
+  private let diagnostics: DiagnosticLog
+  private let options: WriterOptions
+  private var taskCount = 0
+  /// Lists announced, and those that got a task: an empty project cannot exist in Taskwarrior.
+  private var announced: [ReminderList] = []
+  private var written: Set<String> = []
+  /// How many reminders carry `extra` of other formats (`ical`, `csv`, ...), by key.
+  private var foreignExtra: [String: Int] = [:]
+
+  init(context: WriterContext) throws {
+    output = try context.requireStream("taskwarrior")
+    diagnostics = context.diagnostics
+    options = context.options
+    try output.write("[\n")
+  }
+
+  /// Reports what a list has beyond its name. (Its creation time is not reported: the store
+  /// gives every list one, so it says nothing about what the user set.)
+  func beginList(_ list: ReminderList) throws {
+    announced.append(list)
+    var lost: [String] = []
+    if let color = list.color { lost.append("colour \(color)") }
+    if list.symbol != ReminderList.defaultSymbol { lost.append("symbol \(list.symbol)") }
+    if !list.extra.isEmpty { lost.append("extra \(JSONText.encode(.object(list.extra)))") }
+    if !lost.isEmpty {
+      diagnostics.warning(
+        "cannot-carry",
+        "Taskwarrior has projects, not lists: the \(lost.joined(separator: ", ")) of list '\(list.name)' are not written",
+        uid: list.id)
+    }
+  }
+
+  func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
+    written.insert(list.id)
+    let task = taskObject(for: reminder, in: list)
+    try output.write(taskCount == 0 ? "" : ",\n")
+    try output.write(JSONText.encode(.object(task)))
+    taskCount += 1
+  }
+
+  func finish() throws {
+    try output.write(taskCount == 0 ? "]\n" : "\n]\n")
+    for list in announced where !written.contains(list.id) {
+      diagnostics.warning(
+        "cannot-carry", "Taskwarrior cannot carry the empty list '\(list.name)': a project exists only through its tasks",
+        uid: list.id)
+    }
+    if !foreignExtra.isEmpty {
+      let counts = foreignExtra.keys.sorted().map { key in
+        let count = foreignExtra[key] ?? 0
+        return "extra.\(key) of \(count) reminder\(count == 1 ? "" : "s")"
+      }
+      diagnostics.warning(
+        "cannot-carry",
+        "Taskwarrior cannot carry what other formats kept in extra; not written: \(counts.joined(separator: ", "))")
+    }
+    try output.flush()
+  }
+
+  // MARK: One task
+
+  private func taskObject(for reminder: Reminder, in list: ReminderList) -> [String: JSONValue] {
+    let kept = reminder.extra[TaskwarriorFormat.extraKey]?.objectValue ?? [:]
+    for key in reminder.extra.keys where key != TaskwarriorFormat.extraKey { foreignExtra[key, default: 0] += 1 }
+    var task: [String: JSONValue] = [:]
+    for (key, value) in kept where !Self.mappedExtraKeys.contains(key) && !key.hasPrefix(UDA.prefix) {
+      task[key] = value
+    }
+
+    let uuid = TaskwarriorUUID.forReminderID(reminder.id)
+    task["uuid"] = .string(uuid)
+    if uuid != reminder.id { task[UDA.id] = .string(reminder.id) }
+
+    if reminder.title.isEmpty {
+      task["description"] = .string(TaskwarriorFormat.untitledDescription)
+      task[UDA.title] = .string("")
+    } else {
+      task["description"] = .string(reminder.title)
+    }
+
+    let keptStatus = kept["status"]?.stringValue
+    if reminder.isDone {
+      task["status"] = .string(keptStatus == "deleted" ? "deleted" : "completed")
+      if let completedAt = reminder.completedAt { task["end"] = .string(TaskwarriorDate.format(completedAt)) }
+    } else {
+      let reopenable = keptStatus == "recurring" || (keptStatus == "waiting" && kept["wait"] != nil)
+      task["status"] = .string(reopenable ? keptStatus ?? "pending" : "pending")
+      if let completedAt = reminder.completedAt {
+        diagnostics.warning(
+          "cannot-carry", "Taskwarrior keeps no completion time on an open task: \(completedAt) is not written",
+          uid: reminder.id)
+      }
+    }
+    if let createdAt = reminder.createdAt { task["entry"] = .string(TaskwarriorDate.format(createdAt)) }
+    if let editedAt = reminder.editedAt { task["modified"] = .string(TaskwarriorDate.format(editedAt)) }
+
+    if let due = reminder.dueDate { writeDue(due, into: &task, uid: reminder.id) }
+
+    switch reminder.priority {
+    case .high: task["priority"] = .string("H")
+    case .medium: task["priority"] = .string("M")
+    case .low: task["priority"] = .string("L")
+    case .none: if let raw = kept["priority"] { task["priority"] = raw }
+    }
+
+    let withoutProjectIn = kept[TaskwarriorFormat.listWithoutProjectKey]?.stringValue
+    if withoutProjectIn.map({ ListName.key(for: $0) == ListName.key(for: list.name) }) != true {
+      task["project"] = .string(list.name)
+    }
+
+    let tags = taskTags(for: reminder)
+    if !tags.isEmpty { task["tags"] = .array(tags.map(JSONValue.string)) }
+
+    let annotations = self.annotations(for: reminder, originals: kept["annotations"]?.arrayValue ?? [])
+    if !annotations.isEmpty { task["annotations"] = .array(annotations) }
+
+    if let parentID = reminder.parentID { task[UDA.parent] = .string(parentID) }
+    if let url = reminder.url { task[UDA.url] = .string(url) }
+    return task
+  }
+
+  /// `due` as a UTC instant. Other kinds are turned into one (a date at the end of that day,
+  /// a floating time in the writer's zone) and remembered in `remconv_due` for the way back.
+  private func writeDue(_ due: DueDate, into task: inout [String: JSONValue], uid: String) {
+    let seconds: Int64
+    switch due {
+    case .utc(let time):
+      task["due"] = .string(time.basicString + "Z")
+      return
+    case .zoned(let time, let identifier):
+      if let zone = TimeZone(identifier: identifier) {
+        seconds = DueDate.utcSeconds(ofWallTime: time, in: zone)
+      } else {
+        diagnostics.warning(
+          "unknown-zone", "the time zone '\(identifier)' is unknown here; the due time is read in \(options.timeZone.identifier)",
+          uid: uid)
+        seconds = DueDate.utcSeconds(ofWallTime: time, in: options.timeZone)
+      }
+    case .floating(let time):
+      seconds = DueDate.utcSeconds(ofWallTime: time, in: options.timeZone)
+    case .date(let date):
+      // The end of the day: a task due "on the 30th" is not overdue during the 30th.
+      let endOfDay = LocalDateTime(secondsSinceEpoch: Int64(date.daysSinceEpoch) * 86400 + 86399)
+      seconds = DueDate.utcSeconds(ofWallTime: endOfDay, in: options.timeZone)
+    }
+    let sent = TaskwarriorDate.format(utcSeconds: seconds)
+    task["due"] = .string(sent)
+    task[UDA.due] = .string(due.description)
+    task[UDA.dueSent] = .string(sent)
+  }
+
+  /// Tags without white space (Taskwarrior splits on it), and `flagged` for the flag.
+  private func taskTags(for reminder: Reminder) -> [String] {
+    var tags: [String] = []
+    for tag in reminder.tags {
+      var written = String(tag.map { $0.isWhitespace ? "_" : $0 })
+      if written.isEmpty {
+        diagnostics.warning("cannot-carry", "Taskwarrior cannot carry an empty tag: it is not written", uid: reminder.id)
+        continue
+      }
+      if written != tag {
+        diagnostics.warning(
+          "cannot-carry", "Taskwarrior tags cannot contain white space: the tag '\(tag)' is written as '\(written)'",
+          uid: reminder.id)
+      }
+      if written == "flagged", !reminder.flagged {
+        diagnostics.warning(
+          "cannot-carry", "the tag 'flagged' is remconv's flag in Taskwarrior: it is written as 'flagged_tag'",
+          uid: reminder.id)
+        written = "flagged_tag"
+      }
+      if !tags.contains(written) { tags.append(written) }
+    }
+    if reminder.flagged, !tags.contains("flagged") { tags.append("flagged") }
+    return tags
+  }
+
+  /// The notes as annotations. Unchanged notes give back the original annotations with their
+  /// times; notes that only grew keep those and add the new text as one annotation; other
+  /// notes become one annotation holding them whole (line breaks kept).
+  private func annotations(for reminder: Reminder, originals: [JSONValue]) -> [JSONValue] {
+    guard !reminder.notes.isEmpty else { return [] }
+    let originalText = originals.compactMap { $0["description"]?.stringValue }.joined(separator: "\n")
+    if !originals.isEmpty, reminder.notes == originalText { return originals }
+    var result: [JSONValue] = []
+    var text = reminder.notes
+    let keptPrefix = Array((originalText + "\n").utf8)
+    if !originals.isEmpty, reminder.notes.utf8.starts(with: keptPrefix) {
+      result = originals
+      text = String(decoding: reminder.notes.utf8.dropFirst(keptPrefix.count), as: UTF8.self)
+    }
+    // Taskwarrior keys annotations by their time: a new one must come after the kept ones.
+    let latestKept = result.compactMap { $0["entry"]?.stringValue.flatMap(TaskwarriorDate.parse) }.max()
+    var entry = reminder.editedAt ?? reminder.createdAt ?? Timestamp(options.now)
+    if let latestKept, entry.millisecondsSinceEpoch / 1000 <= latestKept.millisecondsSinceEpoch / 1000 {
+      entry = Timestamp(millisecondsSinceEpoch: (latestKept.millisecondsSinceEpoch / 1000 + 1) * 1000)
+    }
+    result.append(.object(["entry": .string(TaskwarriorDate.format(entry)), "description": .string(text)]))
+    return result
+  }
+}

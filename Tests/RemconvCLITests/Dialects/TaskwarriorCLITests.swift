@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+import RemconvCLI
+import RemconvCore
+import RemconvTestSupport
+
+/// A Taskwarrior with its own data folder and rc file, so tests never touch a user's tasks.
+final class TaskwarriorSandbox {
+  /// The `task` program, when installed.
+  static let executable: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let candidates = path.split(separator: ":").map { "\($0)/task" } + ["/usr/bin/task"]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }()
+
+  let directory = TemporaryDirectory()
+  /// The zone `task` reads and shows local times in (the test bench uses the same).
+  let timeZone = "Europe/Berlin"
+
+  init() {
+    directory.write("taskrc", "confirmation=off\nhooks=off\nverbose=nothing\njson.array=on\n")
+    try? FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true)
+  }
+
+  struct Result {
+    let status: Int32
+    let output: String
+    let errors: String
+  }
+
+  /// Runs `task ARGUMENTS` on the sandbox's data.
+  @discardableResult
+  func run(_ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Result {
+    let executable = try #require(Self.executable, sourceLocation: sourceLocation)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["rc.confirmation=off", "rc.hooks=off", "rc.verbose=nothing"] + arguments
+    process.environment = [
+      "TASKDATA": directory.file("data"), "TASKRC": directory.file("taskrc"), "TZ": timeZone,
+      "HOME": directory.path, "PATH": "/usr/bin:/bin",
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let result = Result(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      errors: String(decoding: errorData, as: UTF8.self))
+    #expect(result.status == 0, "task \(arguments): \(result.errors)", sourceLocation: sourceLocation)
+    return result
+  }
+
+  /// `task export` as task objects by UUID, without the fields `task` derives on every run.
+  func exportedTasks() throws -> [String: [String: JSONValue]] {
+    let text = try run(["export"]).output
+    var tasks: [String: [String: JSONValue]] = [:]
+    for task in try #require(try JSONParser.parse(text).arrayValue) {
+      var members = try #require(task.objectValue)
+      members["id"] = nil
+      members["urgency"] = nil
+      tasks[try #require(members["uuid"]?.stringValue)] = members
+    }
+    return tasks
+  }
+}
+
+@Suite struct TaskwarriorCLITests {
+  @Test func brokenStructureIsRefusedWithItsLocation() {
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("taskwarrior", "bad-truncated.json"), format: "taskwarrior", located: "bad-truncated.json:3:")
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("taskwarrior", "bad-not-object.json"), format: "taskwarrior", located: "bad-not-object.json:3:1")
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("taskwarrior", "bad-lines.json"), format: nil, located: "bad-lines.json:2:22")
+  }
+
+  @Test func importsWithoutBeingToldTheFormat() throws {
+    let bench = TestBench()
+    let result = bench.run(["import", DialectCLI.fixture("taskwarrior", "export.json"), "--report", "json"])
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(result.output.contains("\"format\":\"taskwarrior\""))
+    #expect(try DialectCLI.reportCounts(result.output).added == 7)
+    let again = bench.run(["import", DialectCLI.fixture("taskwarrior", "export.json"), "--report", "json"])
+    let counts = try DialectCLI.reportCounts(again.output)
+    #expect(counts.added == 0 && counts.updated == 0 && counts.unchanged == 7)
+  }
+
+  /// `Samples/taskwarrior/reminders.json` is the Taskwarrior export of `Samples/json/reminders.json`.
+  @Test func sampleIsTheExportOfTheJSONSample() {
+    let bench = TestBench()
+    #expect(bench.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)
+    let result = bench.run(["export", "--format", "taskwarrior"])
+    #expect(result.status == .ok)
+    #expect(result.output == Repository.read("Samples/taskwarrior/reminders.json"))
+  }
+
+  @Test func remconvToTaskwarriorToRemconvKeepsEveryReminder() throws {
+    let source = TestBench()
+    #expect(source.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)
+    let target = TestBench()
+    let path = target.directory.write("tasks.json", source.run(["export", "--format", "taskwarrior"]).output)
+    let imported = target.run(["import", path])
+    #expect(imported.status == .ok, "\(imported.errors)")
+    try DialectCLI.expectSameReminders(source.snapshot(), target.snapshot())
+    let counts = try DialectCLI.reportCounts(target.run(["import", path, "--report", "json"]).output)
+    #expect(counts.added == 0 && counts.updated == 0 && counts.unchanged == 11)
+  }
+
+  // MARK: Against the real `task`
+
+  @Test(.enabled(if: TaskwarriorSandbox.executable != nil, "needs Taskwarrior's task program"))
+  func tasksMadeWithTaskAddImportWithTheirValues() throws {
+    let taskwarrior = TaskwarriorSandbox()
+    try taskwarrior.run(["add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged"])
+    try taskwarrior.run(["add", "Buy stamps", "project:Errands", "priority:L", "+post"])
+    try taskwarrior.run(["add", "Read the manual", "due:2026-12-24", "priority:M"])
+    try taskwarrior.run(["1", "annotate", "IBAN is in the lease"])
+    try taskwarrior.run(["1", "annotate", "Landlord wants it by the 1st"])
+    try taskwarrior.run(["2", "done"])
+    let bench = TestBench()
+    let path = bench.directory.write("tw.json", try taskwarrior.run(["export"]).output)
+    let imported = bench.run(["import", path])
+    #expect(imported.status == .ok, "\(imported.errors)")
+    let reminders = try DialectCLI.reminders(of: bench.snapshot())
+    let tasks = try taskwarrior.exportedTasks()
+    #expect(reminders.count == 3)
+
+    func reminder(_ title: String) throws -> (list: String, members: [String: JSONValue]) {
+      try #require(reminders.values.first { $0.members["title"] == .string(title) }, "\(title)")
+    }
+    let rent = try reminder("Pay rent")
+    #expect(rent.list == "Home.Finance")
+    #expect(rent.members["dueDate"] == .string("2026-12-01T08:00:00Z"), "09:00 in Berlin")
+    #expect(rent.members["priority"] == .string("high"))
+    #expect(rent.members["tags"] == .array([.string("bills")]))
+    #expect(rent.members["flagged"] == .bool(true))
+    #expect(rent.members["notes"] == .string("IBAN is in the lease\nLandlord wants it by the 1st"))
+    #expect(rent.members["isDone"] == .bool(false))
+    let stamps = try reminder("Buy stamps")
+    #expect(stamps.list == "Errands")
+    #expect(stamps.members["isDone"] == .bool(true))
+    #expect(stamps.members["priority"] == .string("low"))
+    #expect(stamps.members["tags"] == .array([.string("post")]))
+    let manual = try reminder("Read the manual")
+    #expect(manual.list == "tw", "no project: the file's list")
+    #expect(manual.members["dueDate"] == .string("2026-12-23T23:00:00Z"), "task puts a date at local midnight")
+    #expect(manual.members["priority"] == .string("medium"))
+
+    // Every task's values, field by field.
+    for (uuid, task) in tasks {
+      let members = try #require(reminders[uuid]?.members, "\(uuid)")
+      #expect(members["title"] == task["description"])
+      #expect(members["createdAt"] == task["entry"].flatMap(iso))
+      #expect(members["editedAt"] == task["modified"].flatMap(iso))
+      #expect(members["completedAt"] == (task["end"].flatMap(iso) ?? .null))
+      #expect(members["isDone"] == .bool(task["status"] == .string("completed")))
+    }
+  }
+
+  @Test(.enabled(if: TaskwarriorSandbox.executable != nil, "needs Taskwarrior's task program"))
+  func remconvExportImportsIntoTaskUnchangedAndOnlyOnce() throws {
+    let original = TaskwarriorSandbox()
+    try original.run(["add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged"])
+    try original.run(["add", "Buy stamps", "project:Errands", "priority:L", "+post"])
+    try original.run(["add", "Read the manual", "due:2026-12-24"])
+    try original.run(["1", "annotate", "IBAN is in the lease"])
+    try original.run(["1", "annotate", "Landlord wants it by the 1st"])
+    try original.run(["2", "done"])
+    try original.run(["add", "Old idea", "project:Someday"])
+    try original.run(["project:Someday", "delete"])
+    let bench = TestBench()
+    let exportPath = bench.directory.write("tw.json", try original.run(["export"]).output)
+    #expect(bench.run(["import", exportPath]).status == .ok)
+    let remconvPath = bench.directory.file("remconv.json")
+    let exported = bench.run(["export", "--format", "taskwarrior", "-o", remconvPath])
+    #expect(exported.status == .ok, "\(exported.errors)")
+
+    // Into a fresh Taskwarrior: the same tasks, value for value.
+    let fresh = TaskwarriorSandbox()
+    let first = try fresh.run(["import", remconvPath])
+    #expect(first.output.components(separatedBy: " add ").count - 1 == 4, "\(first.output)")
+    let expected = try original.exportedTasks()
+    #expect(try fresh.exportedTasks() == expected)
+
+    // A second import changes nothing, in the fresh one and in the original.
+    let second = try fresh.run(["import", remconvPath])
+    #expect(!second.output.contains(" add ") && !second.output.contains(" mod "), "\(second.output)")
+    #expect(try fresh.exportedTasks() == expected)
+    let back = try original.run(["import", remconvPath])
+    #expect(!back.output.contains(" add ") && !back.output.contains(" mod "), "\(back.output)")
+    #expect(try original.exportedTasks() == expected)
+
+    // And remconv reading Taskwarrior's export again changes nothing either.
+    let again = try DialectCLI.reportCounts(bench.run(["import", exportPath, "--report", "json"]).output)
+    #expect(again.added == 0 && again.updated == 0 && again.unchanged == 4)
+  }
+
+  @Test(.enabled(if: TaskwarriorSandbox.executable != nil, "needs Taskwarrior's task program"))
+  func remindersSurviveATripThroughTask() throws {
+    let source = TestBench()
+    #expect(source.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)
+    let outbound = source.directory.write("out.json", source.run(["export", "--format", "taskwarrior"]).output)
+    let taskwarrior = TaskwarriorSandbox()
+    try taskwarrior.run(["import", outbound])
+    let target = TestBench()
+    let inbound = target.directory.write("in.json", try taskwarrior.run(["export"]).output)
+    let imported = target.run(["import", inbound])
+    #expect(imported.status == .ok, "\(imported.errors)")
+    // Due kinds, UIDs, subtasks, URLs, notes and flags all come back.
+    try DialectCLI.expectSameReminders(source.snapshot(), target.snapshot())
+  }
+
+  /// A Taskwarrior instant as remconv writes it: `20261201T080000Z` → `2026-12-01T08:00:00Z`.
+  private func iso(_ value: JSONValue) -> JSONValue? {
+    value.stringValue.flatMap { Timestamp(iso: $0) }.map { .string($0.description) }
+  }
+}

@@ -91,7 +91,7 @@ public enum RemconvCSVFormat {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
       var members: [String: JSONValue] = [:]
-      for column in RemconvCSVFormat.reminderColumns {
+      for column in RemconvCSVFormat.reminderColumns + ["extra"] {
         if let index = knownIndex[column], let value = Self.value(of: record, at: index, column: column) {
           members[column] = value
         }
@@ -203,13 +203,23 @@ public enum RemconvCSVFormat {
       try rows.writeRow(cells + Self.listCells(list) + [Self.json(reminder.extra)])
     }
 
+    /// A list that got no reminder gets a row of its own where it ends (export), so lists
+    /// keep their order.
+    func endList(_ list: ReminderList) throws {
+      if !written.contains(list.id) { try writeListRow(list) }
+    }
+
     func finish() throws {
-      // A list with no reminders gets a row of its own, with empty reminder columns.
-      for list in announced where !written.contains(list.id) {
-        try rows.writeRow(
-          [String?](repeating: nil, count: RemconvCSVFormat.reminderColumns.count) + Self.listCells(list) + [nil])
-      }
+      // Streamed conversions announce lists without ending them.
+      for list in announced where !written.contains(list.id) { try writeListRow(list) }
       try rows.flush()
+    }
+
+    /// A row with empty reminder columns: a list with no reminders.
+    private func writeListRow(_ list: ReminderList) throws {
+      written.insert(list.id)
+      try rows.writeRow(
+        [String?](repeating: nil, count: RemconvCSVFormat.reminderColumns.count) + Self.listCells(list) + [nil])
     }
 
     private static func listCells(_ list: ReminderList) -> [String?] {

@@ -23,6 +23,8 @@ public enum FormatRegistry {
   public static let all: [FormatDescriptor] = [
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
+    TodoistCSVFormat.descriptor,
+    TickTickCSVFormat.descriptor,
     RemconvCSVFormat.descriptor,
   ]
 

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import RemconvCore
+import RemconvTestSupport
+
+/// Paths of the CSV fixtures, golden-file checks and small helpers shared by the CSV suites.
+enum CSVFixtures {
+  static func path(_ name: String) -> String { Repository.path("Tests/RemconvCoreTests/Fixtures/csv/" + name) }
+
+  static func read(_ name: String) -> String { Repository.read("Tests/RemconvCoreTests/Fixtures/csv/" + name) }
+
+  /// The shared corpus of real files, when this checkout sits beside it.
+  static let corpus = Repository.path("../shared/corpus/csv")
+  static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus) }
+
+  /// Compares `actual` byte for byte with a golden file. `REMCONV_UPDATE_GOLDEN=1` rewrites the
+  /// file instead (then review the diff before committing).
+  static func expectGolden(
+    _ actual: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
+    let file = path("golden/" + name)
+    if ProcessInfo.processInfo.environment["REMCONV_UPDATE_GOLDEN"] == "1" {
+      #expect(FileManager.default.createFile(atPath: file, contents: Data(actual.utf8)), sourceLocation: sourceLocation)
+      return
+    }
+    let expected = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
+    #expect(!expected.isEmpty, "missing golden file \(name)", sourceLocation: sourceLocation)
+    #expect(Array(actual.utf8) == expected, "\(name) differs from the export", sourceLocation: sourceLocation)
+  }
+
+  /// The store's reminders as JSON Lines objects, for field-by-field checks.
+  static func reminders(in bench: TestBench) throws -> [[String: JSONValue]] {
+    try bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").map { line in
+      try #require(try JSONParser.parse(String(line)).objectValue)
+    }
+  }
+
+  /// The reminder titled `title`.
+  static func reminder(_ title: String, in rows: [[String: JSONValue]]) throws -> [String: JSONValue] {
+    try #require(rows.first { $0["title"]?.stringValue == title }, "no reminder titled '\(title)'")
+  }
+}

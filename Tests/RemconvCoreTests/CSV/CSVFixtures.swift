@@ -23,9 +23,24 @@ enum CSVFixtures {
       #expect(FileManager.default.createFile(atPath: file, contents: Data(actual.utf8)), sourceLocation: sourceLocation)
       return
     }
-    let expected = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
-    #expect(!expected.isEmpty, "missing golden file \(name)", sourceLocation: sourceLocation)
-    #expect(Array(actual.utf8) == expected, "\(name) differs from the export", sourceLocation: sourceLocation)
+    guard let data = try? Data(contentsOf: URL(fileURLWithPath: file)) else {
+      Issue.record("missing golden file \(name)", sourceLocation: sourceLocation)
+      return
+    }
+    let expected = [UInt8](data)
+    let written = Array(actual.utf8)
+    guard written != expected else { return }
+    // Name the first line that differs, showing both versions with their control bytes.
+    let expectedLines = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+    let writtenLines = written.split(separator: 0x0A, omittingEmptySubsequences: false)
+    let common = min(expectedLines.count, writtenLines.count)
+    let line = (0..<common).first { expectedLines[$0] != writtenLines[$0] } ?? common
+    func show(_ lines: [ArraySlice<UInt8>]) -> String {
+      line < lines.count ? String(reflecting: String(decoding: lines[line], as: UTF8.self)) : "(end of file)"
+    }
+    Issue.record(
+      "\(name) differs at line \(line + 1): expected \(show(expectedLines)), written \(show(writtenLines))",
+      sourceLocation: sourceLocation)
   }
 
   /// The store's reminders as JSON Lines objects, for field-by-field checks.

@@ -9,9 +9,17 @@ enum CSVFixtures {
 
   static func read(_ name: String) -> String { Repository.read("Tests/RemconvCoreTests/Fixtures/csv/" + name) }
 
-  /// The shared corpus of real files, when this checkout sits beside it.
-  static let corpus = Repository.path("../shared/corpus/csv")
-  static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus) }
+  /// The CSV folder of the shared corpus of real files (`$REMCONV_CORPUS/csv`, else a `shared/corpus`
+  /// beside the checkout or beside its parent folder, as for worktrees), when there is one.
+  static let corpus: String? = {
+    let environment = ProcessInfo.processInfo.environment["REMCONV_CORPUS"].map { [$0 + "/csv"] } ?? []
+    let candidates = environment + ["../shared/corpus/csv", "../../shared/corpus/csv"].map(Repository.path)
+    return candidates.first { FileManager.default.fileExists(atPath: $0) }
+  }()
+  static var hasCorpus: Bool { corpus != nil }
+
+  /// A file of the corpus's CSV folder.
+  static func corpusFile(_ name: String) throws -> String { try #require(corpus) + "/" + name }
 
   /// Compares `actual` byte for byte with a golden file. `REMCONV_UPDATE_GOLDEN=1` rewrites the
   /// file instead (then review the diff before committing).

@@ -31,8 +31,11 @@ public enum RemconvCSVFormat {
     makeReader: { context in try Reader(context: context) },
     makeWriter: { context in try Writer(context: context) },
     sniff: { head in
+      // A `title` column, unless the header is TickTick's (`Title` with `List Name`), which a
+      // backup cut down to its table starts with.
       guard let header = CSVParser.records(inHead: head, limit: 1).first else { return false }
       return CSVHeader.recordNames(header, contain: ["title"])
+        && !CSVHeader.recordNames(header, contain: TickTickCSVFormat.headerMarkers)
     })
 
   final class Reader: ReminderReader {

@@ -83,7 +83,7 @@ public final class CSVParser {
     do {
       if !startedReading {
         startedReading = true
-        if try reader.peekPrefix(3) == [0xEF, 0xBB, 0xBF] {
+        if reader.offset == 0, try reader.peekPrefix(3) == [0xEF, 0xBB, 0xBF] {
           for _ in 0..<3 { _ = try reader.next() }
           lineStart = reader.offset
         }

@@ -171,9 +171,11 @@ public enum TodoistCSVFormat {
           queue.append(.rejected(reason: "a note row with no task above it", location, uid: nil))
           return
         }
-        task.reminder.notes += (task.reminder.notes.isEmpty ? "" : "\n\n") + content
+        if !content.isEmpty {
+          task.reminder.notes += (task.reminder.notes.isEmpty ? "" : "\n\n") + content
+        }
         let details = carriedCells(of: record, header: header, skipping: ["TYPE"])
-        if details.count > 1 {
+        if details.keys.contains(where: { $0.uppercased() != "CONTENT" }) {
           var bag = task.reminder.extra[extraKey]?.objectValue ?? [:]
           bag["notes"] = .array((bag["notes"]?.arrayValue ?? []) + [.object(details)])
           task.reminder.extra[extraKey] = .object(bag)

@@ -24,14 +24,20 @@ input="$out/reminders-$rows.csv"
 store="$out/bench-$rows.sqlite"
 echo "== $rows rows, $(du -h "$input" | cut -f1) in $input"
 
+# One --prepare per command, in order: only the import starts from an empty store.
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-markdown "$out/csv-$rows.md" \
-  -n "python csv (read+write)" "$python bench/python_csv.py $input $out/python-out.csv" \
-  -n "remconv convert --to csv" "$remconv convert $input --to csv -o $out/convert-out.csv --force" \
-  -n "remconv import" --prepare "rm -f $store $store-wal $store-shm" "$remconv import $input --store $store --quiet" \
-  -n "remconv export --format csv" "$remconv export --format csv --store $store -o $out/export-out.csv --force --quiet"
+  --prepare ":" -n "python csv (read+write)" "$python bench/python_csv.py $input $out/python-out.csv" \
+  --prepare ":" -n "remconv convert --to csv" "$remconv convert $input --to csv -o $out/convert-out.csv --force" \
+  --prepare "rm -f $store $store-wal $store-shm" -n "remconv import" "$remconv import $input --store $store --quiet" \
+  --prepare ":" -n "remconv export --format csv" "$remconv export --format csv --store $store -o $out/export-out.csv --force --quiet"
 
-# The import run above left its store behind for the export; check the round trip once.
-cmp -s "$out/convert-out.csv" "$out/export-out.csv" && echo "== convert and export wrote the same bytes"
+# The generator writes remconv's own CSV, so a lossless conversion gives the input back.
+if cmp -s "$input" "$out/convert-out.csv"; then
+  echo "== convert wrote the input back byte for byte"
+else
+  echo "== convert changed the file: $out/convert-out.csv differs from $input" >&2
+  exit 1
+fi
 
 echo "== peak memory (maximum resident set size)"
 for run in "convert $input --to csv -o $out/convert-out.csv --force" \

@@ -61,7 +61,8 @@ public final class CSVParser {
   private var lineStart = 0
   private var startedReading = false
   private var failure: RemconvError?
-  private var field: [UInt8] = []
+  /// The bytes of the field being read, kept between records for their capacity.
+  private var fieldBuffer: [UInt8] = []
 
   private static let quote = UInt8(ascii: "\"")
   private static let carriageReturn: UInt8 = 0x0D
@@ -174,6 +175,10 @@ public final class CSVParser {
     var quoted: [Bool] = []
     var invalid: [Int] = []
     let recordLine = line
+    // A local buffer: appending to a stored property costs an exclusivity check per byte.
+    var field = fieldBuffer
+    fieldBuffer = []
+    defer { fieldBuffer = field }
     /// The location of the byte at `offset` of `source`.
     func location(_ offset: Int) -> SourceLocation {
       let base = line == recordLine ? columnBase : 0

@@ -43,8 +43,10 @@ public enum RemconvCSVFormat {
     private let parser: CSVParser
     private let derivedIDs = DerivedIDGenerator()
     private var header: CSVHeader?
-    /// Column index of each known column present.
-    private var knownIndex: [String: Int] = [:]
+    /// The reminder columns present (with `extra`), and their indexes.
+    private var reminderIndexes: [(column: String, index: Int)] = []
+    /// The list columns present, with the `ReminderJSON.decodeList` key each fills.
+    private var listIndexes: [(key: String, column: String, index: Int)] = []
     /// Indexes of the columns kept in `extra.csv`.
     private var unknownIndexes: [Int] = []
     private var knownLists: [String: String] = [:]  // list key → list id
@@ -77,8 +79,11 @@ public enum RemconvCSVFormat {
         let header = try CSVHeader(record, context: context)
         try header.require(["title"], format: "remconv CSV", context: context)
         let known = Set(RemconvCSVFormat.columns.map(CSVHeader.key))
-        for column in RemconvCSVFormat.columns {
-          if let index = header.index(of: column) { knownIndex[column] = index }
+        reminderIndexes = (RemconvCSVFormat.reminderColumns + ["extra"]).compactMap { column in
+          header.index(of: column).map { (column, $0) }
+        }
+        listIndexes = RemconvCSVFormat.listMemberKeys.compactMap { column, key in
+          header.index(of: column).map { (key, column, $0) }
         }
         unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
         self.header = header
@@ -94,10 +99,8 @@ public enum RemconvCSVFormat {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
       var members: [String: JSONValue] = [:]
-      for column in RemconvCSVFormat.reminderColumns + ["extra"] {
-        if let index = knownIndex[column], let value = Self.value(of: record, at: index, column: column) {
-          members[column] = value
-        }
+      for (column, index) in reminderIndexes {
+        if let value = Self.value(of: record, at: index, column: column) { members[column] = value }
       }
       var kept: [String: JSONValue] = [:]
       for index in unknownIndexes {
@@ -113,10 +116,8 @@ public enum RemconvCSVFormat {
         }
       }
       var listMembers: [String: JSONValue] = [:]
-      for (column, key) in RemconvCSVFormat.listMemberKeys {
-        if let index = knownIndex[column], let value = Self.value(of: record, at: index, column: column) {
-          listMembers[key] = value
-        }
+      for (key, column, index) in listIndexes {
+        if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
       }
       let (listID, newList) = list(for: listMembers, at: location)
       if members.isEmpty, kept.isEmpty, !listMembers.isEmpty {
@@ -177,6 +178,8 @@ public enum RemconvCSVFormat {
     /// Lists announced with `beginList`, in order, and those that got a row.
     private var announced: [ReminderList] = []
     private var written: Set<String> = []
+    /// The list columns of the last row's list: rows of one list follow each other.
+    private var lastList: (list: ReminderList, cells: [String?])?
 
     init(context: WriterContext) throws {
       rows = try CSVRowWriter(output: try context.requireStream("csv"), options: context.options)
@@ -203,7 +206,14 @@ public enum RemconvCSVFormat {
         reminder.createdAt?.description,
         reminder.editedAt?.description,
       ]
-      try rows.writeRow(cells + Self.listCells(list) + [Self.json(reminder.extra)])
+      try rows.writeRow(cells + listCells(list) + [Self.json(reminder.extra)])
+    }
+
+    private func listCells(_ list: ReminderList) -> [String?] {
+      if let lastList, lastList.list == list { return lastList.cells }
+      let cells = Self.listCells(list)
+      lastList = (list, cells)
+      return cells
     }
 
     /// A list that got no reminder gets a row of its own where it ends (export), so lists

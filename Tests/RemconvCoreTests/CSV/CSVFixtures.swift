@@ -51,6 +51,15 @@ enum CSVFixtures {
       sourceLocation: sourceLocation)
   }
 
+  /// Writes `contents` as `name` in a fresh bench and imports it with `arguments`.
+  static func importing(
+    _ name: String, _ contents: String, _ arguments: [String] = []
+  ) -> (bench: TestBench, file: String, result: CLIResult) {
+    let bench = TestBench()
+    let file = bench.directory.write(name, contents)
+    return (bench, file, bench.run(["import", file] + arguments))
+  }
+
   /// The store's reminders as JSON Lines objects, for field-by-field checks.
   static func reminders(in bench: TestBench) throws -> [[String: JSONValue]] {
     try bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").map { line in

@@ -36,7 +36,9 @@ import Testing
     Case("no final line end", "a,b\nc,d", [["a", "b"], ["c", "d"]], lines: [1, 2]),
     Case("quoted delimiter", "\"a,b\",c\n", [["a,b", "c"]], lines: [1]),
     Case("LF inside quotes", "\"one\ntwo\",x\nnext,y\n", [["one\ntwo", "x"], ["next", "y"]], lines: [1, 3]),
-    Case("CRLF inside quotes is kept", "\"one\r\ntwo\",x\r\nnext,y\r\n", [["one\r\ntwo", "x"], ["next", "y"]], lines: [1, 3]),
+    Case(
+      "CRLF inside quotes is kept", "\"one\r\ntwo\",x\r\nnext,y\r\n", [["one\r\ntwo", "x"], ["next", "y"]],
+      lines: [1, 3]),
     Case("lone CR inside quotes", "\"one\rtwo\",x\rnext,y", [["one\rtwo", "x"], ["next", "y"]], lines: [1, 3]),
     Case("blank line inside quotes", "\"a\n\nb\",c\nd,e\n", [["a\n\nb", "c"], ["d", "e"]], lines: [1, 4]),
     Case("doubled quotes", "\"say \"\"hi\"\"\",\"\"\"\"\n", [["say \"hi\"", "\""]], lines: [1]),
@@ -45,8 +47,12 @@ import Testing
     Case("empty line is a blank record", "a,b\n\nc,d\n", [["a", "b"], [""], ["c", "d"]], lines: [1, 2, 3]),
     Case("spaces are data", " a , b \n", [[" a ", " b "]], lines: [1]),
     Case("non-ASCII", "crème brûlée,日本語,🙂\n", [["crème brûlée", "日本語", "🙂"]], lines: [1]),
-    Case("UTF-8 BOM is skipped", bytes: [0xEF, 0xBB, 0xBF] + Array("title,x\n1,2\n".utf8), [["title", "x"], ["1", "2"]], lines: [1, 2]),
-    Case("BOM before a quoted field", bytes: [0xEF, 0xBB, 0xBF] + Array("\"title\",x\n".utf8), [["title", "x"]], lines: [1]),
+    Case(
+      "UTF-8 BOM is skipped", bytes: [0xEF, 0xBB, 0xBF] + Array("title,x\n1,2\n".utf8), [["title", "x"], ["1", "2"]],
+      lines: [1, 2]),
+    Case(
+      "BOM before a quoted field", bytes: [0xEF, 0xBB, 0xBF] + Array("\"title\",x\n".utf8), [["title", "x"]], lines: [1]
+    ),
     Case("semicolon detected", "a;b;c\n1;2,5;3\n", [["a", "b", "c"], ["1", "2,5", "3"]], lines: [1, 2]),
     Case("tab detected", "a\tb\n1\t2\n", [["a", "b"], ["1", "2"]], lines: [1, 2]),
     Case("most frequent delimiter wins", "a;b;c,d\n", [["a", "b", "c,d"]], lines: [1]),

@@ -73,7 +73,9 @@ import Testing
     }
   }
 
-  static func writeBytes(_ rows: [[String?]], delimiter: UInt8 = UInt8(ascii: ","), excel: Bool = false) throws -> [UInt8] {
+  static func writeBytes(_ rows: [[String?]], delimiter: UInt8 = UInt8(ascii: ","), excel: Bool = false) throws
+    -> [UInt8]
+  {
     let output = ByteWriter()
     let writer = try CSVRowWriter(output: output, delimiter: delimiter, excel: excel)
     for row in rows { try writer.writeRow(row) }

@@ -86,8 +86,7 @@ import RemconvTestSupport
   }
 
   @Test func rowsMayComeInAnyOrderWithColumnsInAnyOrder() throws {
-    let bench = TestBench()
-    let file = bench.directory.write(
+    let (bench, _, result) = CSVFixtures.importing(
       "hand.csv",
       """
       Title,parentId,id,list,Priority,dueDate,isDone
@@ -96,7 +95,6 @@ import RemconvTestSupport
       Parent,,P-1,Errands,high,2026-12-01T09:00:00Z,false
 
       """)
-    let result = bench.run(["import", file])
     #expect(result.status == .ok, "\(result.errors)")
     let rows = try CSVFixtures.reminders(in: bench)
     #expect(rows.map { $0["title"]?.stringValue } == ["Parent", "Child", "Grandchild"])
@@ -110,10 +108,8 @@ import RemconvTestSupport
   }
 
   @Test func unknownColumnsAreKeptInExtra() throws {
-    let bench = TestBench()
-    let file = bench.directory.write(
+    let (bench, _, result) = CSVFixtures.importing(
       "extra.csv", "title,Estimate,Owner,\nPaint the fence,2h,\"\",\nMow,,Sam,stray\n")
-    let result = bench.run(["import", file])
     #expect(result.status == .ok, "\(result.errors)")
     let rows = try CSVFixtures.reminders(in: bench)
     // A quoted empty cell is kept as the empty string; a bare empty one is no value.
@@ -130,9 +126,7 @@ import RemconvTestSupport
   }
 
   @Test func rowsLongerThanTheHeaderWarnAndKeepTheirCells() throws {
-    let bench = TestBench()
-    let file = bench.directory.write("long.csv", "title,notes\nA,n,surplus\n")
-    let result = bench.run(["import", file])
+    let (bench, _, result) = CSVFixtures.importing("long.csv", "title,notes\nA,n,surplus\n")
     #expect(result.status == .ok)
     #expect(result.errors.contains("long.csv:2: the row has 3 fields but the header 2"))
     let row = try CSVFixtures.reminder("A", in: try CSVFixtures.reminders(in: bench))
@@ -140,10 +134,8 @@ import RemconvTestSupport
   }
 
   @Test func badValuesWarnWithTheLineAndAreKept() throws {
-    let bench = TestBench()
-    let file = bench.directory.write(
+    let (bench, file, result) = CSVFixtures.importing(
       "bad.csv", "title,isDone,priority,dueDate\n\"multi\nline\",ok,urgent,2026-13-01\n")
-    let result = bench.run(["import", file])
     #expect(result.status == .ok)
     #expect(result.errors.contains("bad.csv:2: isDone should be true or false"))
     #expect(result.errors.contains("bad.csv:2: 'urgent' is not a priority"))
@@ -152,31 +144,27 @@ import RemconvTestSupport
     #expect(
       row["extra"]?["invalid"]
         == .object(["isDone": .string("ok"), "priority": .string("urgent"), "dueDate": .string("2026-13-01")]))
-    #expect(bench.run(["import", file, "--strict", "--store", bench.directory.file("strict.sqlite")]).status == .dataError)
+    #expect(
+      bench.run(["import", file, "--strict", "--store", bench.directory.file("strict.sqlite")]).status == .dataError)
   }
 
   @Test func missingTitleColumnIsNamed() throws {
-    let bench = TestBench()
-    let file = bench.directory.write("notitle.csv", "name,notes\nA,b\n")
-    let result = bench.run(["import", file, "--format", "csv"])
+    let (bench, _, result) = CSVFixtures.importing("notitle.csv", "name,notes\nA,b\n", ["--format", "csv"])
     #expect(result.status == .dataError)
-    #expect(result.errors.contains("notitle.csv:1: the remconv CSV header has no 'title' column (its columns: name, notes)"))
+    #expect(
+      result.errors.contains("notitle.csv:1: the remconv CSV header has no 'title' column (its columns: name, notes)"))
     #expect(bench.run(["export", "--format", "json"]).output.contains("\"lists\": []"))
   }
 
   @Test func unterminatedQuoteFailsWithItsLineAndWritesNothing() throws {
-    let bench = TestBench()
-    let file = bench.directory.write("broken.csv", "title,notes\nfine,ok\n\"broken,notes\nmore\n")
-    let result = bench.run(["import", file])
+    let (bench, _, result) = CSVFixtures.importing("broken.csv", "title,notes\nfine,ok\n\"broken,notes\nmore\n")
     #expect(result.status == .dataError)
     #expect(result.errors.contains("broken.csv:3:1: a quoted field opened on line 3 is never closed"))
     #expect(!bench.snapshot().contains("fine"))
   }
 
   @Test func duplicateColumnIsAnError() throws {
-    let bench = TestBench()
-    let file = bench.directory.write("dup.csv", "title,notes,Title\nA,b,c\n")
-    let result = bench.run(["import", file])
+    let (_, _, result) = CSVFixtures.importing("dup.csv", "title,notes,Title\nA,b,c\n")
     #expect(result.status == .dataError)
     #expect(result.errors.contains("the column 'Title' appears twice in the header (columns 1 and 3)"))
   }
@@ -191,7 +179,9 @@ import RemconvTestSupport
   }
 
   @Test func tagCellsRoundTrip() {
-    let cases: [[String]] = [["a"], ["a", "b"], ["semi;colon", "back\\slash", "both\\;"], [""], ["", ""], [" spaced "]]
+    let cases: [[String]] = [
+      ["a"], ["a", "b"], ["semi;colon", "back\\slash", "both\\;"], [""], ["", ""], [" spaced "],
+    ]
     for tags in cases {
       #expect(CSVTagList.decode(CSVTagList.encode(tags)) == tags)
     }
@@ -205,6 +195,7 @@ import RemconvTestSupport
     let bench = TestBench()
     let result = bench.run(["import", "-", "--list", "Piped"], input: "title;notes\nFrom a pipe;x\n")
     #expect(result.status == .ok, "\(result.errors)")
-    #expect(try CSVFixtures.reminder("From a pipe", in: try CSVFixtures.reminders(in: bench))["list"] == .string("Piped"))
+    #expect(
+      try CSVFixtures.reminder("From a pipe", in: try CSVFixtures.reminders(in: bench))["list"] == .string("Piped"))
   }
 }

@@ -7,7 +7,10 @@ import RemconvTestSupport
 /// `csv:ticktick`: TickTick backups, on fixtures written after the real files and on the
 /// shared corpus when it is there.
 @Suite struct TickTickCSVFormatTests {
-  static func importing(_ path: String, _ extra: [String] = []) throws -> (TestBench, CLIResult, [[String: JSONValue]]) {
+  /// Imports `path` into a fresh bench, which must succeed, and returns the store's reminders.
+  static func imported(
+    _ path: String, _ extra: [String] = []
+  ) throws -> (TestBench, CLIResult, [[String: JSONValue]]) {
     let bench = TestBench()
     let result = bench.run(["import", path] + extra)
     try #require(result.status == .ok, "\(result.errors)")
@@ -15,11 +18,13 @@ import RemconvTestSupport
   }
 
   @Test func readsABackupWithBOMAndMultiLinePreamble() throws {
-    let (_, result, rows) = try Self.importing(CSVFixtures.path("ticktick/backup.csv"), ["--report", "json"])
+    let (_, result, rows) = try Self.imported(CSVFixtures.path("ticktick/backup.csv"), ["--report", "json"])
     #expect(result.output.contains("\"format\":\"csv:ticktick\""))
     #expect(rows.count == 9)
     #expect(Set(rows.compactMap { $0["list"]?.stringValue }) == ["Chores", "Sprint 12", "Inbox"])
-    #expect(try CSVFixtures.reminder("Laundry", in: rows)["listExtra"] == .object(["ticktick": .object(["Folder Name": .string("Home")])]))
+    #expect(
+      try CSVFixtures.reminder("Laundry", in: rows)["listExtra"]
+        == .object(["ticktick": .object(["Folder Name": .string("Home")])]))
 
     let laundry = try CSVFixtures.reminder("Laundry", in: rows)
     #expect(laundry["priority"] == .string("medium"))
@@ -67,13 +72,13 @@ import RemconvTestSupport
   }
 
   @Test func reimportingABackupChangesNothing() throws {
-    let (bench, _, _) = try Self.importing(CSVFixtures.path("ticktick/backup.csv"))
+    let (bench, _, _) = try Self.imported(CSVFixtures.path("ticktick/backup.csv"))
     let again = bench.run(["import", CSVFixtures.path("ticktick/backup.csv"), "--report", "json"])
     #expect(again.output.contains("\"unchanged\":9"))
   }
 
   @Test func parentCyclesAreBrokenWithAWarning() throws {
-    let (_, result, rows) = try Self.importing(CSVFixtures.path("ticktick/cycle.csv"))
+    let (_, result, rows) = try Self.imported(CSVFixtures.path("ticktick/cycle.csv"))
     #expect(result.errors.contains("cycle.csv:2: making"))
     #expect(result.errors.contains("would form a cycle; the reminder stays top-level"))
     let first = try CSVFixtures.reminder("First", in: rows)
@@ -84,8 +89,7 @@ import RemconvTestSupport
   }
 
   @Test func badValuesWarnWithRowAndColumn() throws {
-    let bench = TestBench()
-    let file = bench.directory.write(
+    let (bench, _, result) = CSVFixtures.importing(
       "bad.csv",
       """
       "Version: 7.1"
@@ -95,16 +99,17 @@ import RemconvTestSupport
       "L","Odd date","0","0","soon","Mars/Olympus",""
 
       """)
-    let result = bench.run(["import", file])
     #expect(result.status == .ok)
     #expect(result.errors.contains("bad.csv:3: column 'Priority': '2' is not a TickTick priority (0, 1, 3 or 5)"))
     #expect(result.errors.contains("bad.csv:4: column 'Status': '7' is not a TickTick status"))
     #expect(result.errors.contains("bad.csv:5: column 'Timezone': 'Mars/Olympus' is not an IANA time zone"))
     #expect(result.errors.contains("bad.csv:5: column 'Due Date': 'soon' is not a date and time"))
     let rows = try CSVFixtures.reminders(in: bench)
-    #expect(try CSVFixtures.reminder("Odd date", in: rows)["extra"]?["invalid"] == .object([
-      "Due Date": .string("soon"), "Timezone": .string("Mars/Olympus"),
-    ]))
+    #expect(
+      try CSVFixtures.reminder("Odd date", in: rows)["extra"]?["invalid"]
+        == .object([
+          "Due Date": .string("soon"), "Timezone": .string("Mars/Olympus"),
+        ]))
   }
 
   @Test func allDayWithoutTimezoneIsReadInTheMachineZoneWithAWarning() throws {
@@ -113,20 +118,25 @@ import RemconvTestSupport
       "nozone.csv", "List Name,Title,Due Date,Is All Day,Timezone\nL,Trip,2026-06-14T07:00:00+0000,true,\n")
     let result = bench.run(["import", file])
     #expect(result.status == .ok)
-    #expect(result.errors.contains("nozone.csv:2: column 'Due Date': '2026-06-14T07:00:00+0000' needs a time zone and the row has none; read in America/Los_Angeles"))
-    #expect(try CSVFixtures.reminder("Trip", in: try CSVFixtures.reminders(in: bench))["dueDate"] == .string("2026-06-14"))
+    #expect(
+      result.errors.contains(
+        "nozone.csv:2: column 'Due Date': '2026-06-14T07:00:00+0000' needs a time zone and the row has none; "
+          + "read in America/Los_Angeles"))
+    #expect(
+      try CSVFixtures.reminder("Trip", in: try CSVFixtures.reminders(in: bench))["dueDate"] == .string("2026-06-14"))
   }
 
   @Test func aFileWithoutTheHeaderIsRefused() {
-    let bench = TestBench()
-    let file = bench.directory.write("nohead.csv", "\"Date: 2026-11-28+0000\"\n\"Version: 7.1\"\nFolder,Task\n")
-    let result = bench.run(["import", file, "--format", "csv:ticktick"])
+    let (_, _, result) = CSVFixtures.importing(
+      "nohead.csv", "\"Date: 2026-11-28+0000\"\n\"Version: 7.1\"\nFolder,Task\n", ["--format", "csv:ticktick"])
     #expect(result.status == .dataError)
-    #expect(result.errors.contains("nohead.csv:1: no TickTick header row (one naming 'List Name' and 'Title') in the first 3 records"))
+    #expect(
+      result.errors.contains(
+        "nohead.csv:1: no TickTick header row (one naming 'List Name' and 'Title') in the first 3 records"))
   }
 
   @Test func convertsToRemconvCSVAndBack() throws {
-    let (original, _, _) = try Self.importing(CSVFixtures.path("ticktick/backup.csv"))
+    let (original, _, _) = try Self.imported(CSVFixtures.path("ticktick/backup.csv"))
     let converted = original.run(["convert", CSVFixtures.path("ticktick/backup.csv"), "--to", "csv"])
     #expect(converted.status == .ok, "\(converted.errors)")
     let copy = TestBench()
@@ -144,7 +154,8 @@ import RemconvTestSupport
   // MARK: The shared corpus (real TickTick files)
 
   @Test(.enabled(if: CSVFixtures.hasCorpus)) func corpusExport() throws {
-    let (_, result, rows) = try Self.importing(try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_export.csv"))
+    let (_, result, rows) = try Self.imported(
+      try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_export.csv"))
     #expect(rows.count == 11)
     #expect(Set(rows.compactMap { $0["list"]?.stringValue }) == ["Project Alpha", "Shopping", "Inbox"])
     let repeating = try CSVFixtures.reminder("Task with repeating schedule", in: rows)
@@ -167,11 +178,13 @@ import RemconvTestSupport
     // No Timezone on this row: read in the machine's zone (Europe/Berlin here), with a warning.
     #expect(try CSVFixtures.reminder("Welcome task", in: rows)["dueDate"] == .string("2023-06-14"))
     #expect(result.errors.contains("[assumed-time-zone]"))
-    #expect(try CSVFixtures.reminder("Checklist example", in: rows)["extra"]?["ticktick"]?["Kind"] == .string("CHECKLIST"))
+    #expect(
+      try CSVFixtures.reminder("Checklist example", in: rows)["extra"]?["ticktick"]?["Kind"] == .string("CHECKLIST"))
   }
 
   @Test(.enabled(if: CSVFixtures.hasCorpus)) func corpusMultiline() throws {
-    let (_, _, rows) = try Self.importing(try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_multiline.csv"))
+    let (_, _, rows) = try Self.imported(
+      try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_multiline.csv"))
     #expect(rows.map { $0["title"]?.stringValue } == ["Task with multiline\ndescription", "Regular task"])
     let notes = try #require(rows.first?["notes"]?.stringValue)
     #expect(notes.hasPrefix("This is a task description\nthat spans multiple lines.\n\nIt has paragraphs"))
@@ -180,7 +193,8 @@ import RemconvTestSupport
   }
 
   @Test(.enabled(if: CSVFixtures.hasCorpus)) func corpusSpaceDates() throws {
-    let (_, _, rows) = try Self.importing(try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_space_dates.csv"))
+    let (_, _, rows) = try Self.imported(
+      try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_space_dates.csv"))
     let open = try CSVFixtures.reminder("Task with space dates", in: rows)
     #expect(open["dueDate"] == .string("2026-02-27T14:59:52"))
     #expect(open["dueTimeZone"] == .string("Europe/Berlin"))
@@ -191,8 +205,10 @@ import RemconvTestSupport
   }
 
   @Test(.enabled(if: CSVFixtures.hasCorpus)) func corpusInvalidNumbers() throws {
-    let (_, result, rows) = try Self.importing(try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_invalid_numbers.csv"))
-    #expect(result.errors.contains("ticktick_invalid_numbers.csv:8: column 'Priority': 'p1' is not a TickTick priority"))
+    let (_, result, rows) = try Self.imported(
+      try CSVFixtures.corpusFile("vikunja-ticktick__testdata_ticktick_invalid_numbers.csv"))
+    #expect(
+      result.errors.contains("ticktick_invalid_numbers.csv:8: column 'Priority': 'p1' is not a TickTick priority"))
     #expect(result.errors.contains("ticktick_invalid_numbers.csv:9: the parent"))
     #expect(result.errors.contains("[missing-parent]"))
     #expect(try CSVFixtures.reminder("Task with non-numeric priority", in: rows)["priority"] == .string("none"))

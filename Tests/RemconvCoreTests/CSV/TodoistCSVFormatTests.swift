@@ -9,7 +9,8 @@ import RemconvTestSupport
   /// A bench holding the Renovation template (meta row, sections, notes, indents, labels).
   static func renovationBench(list: String? = nil) throws -> TestBench {
     let bench = TestBench()
-    let result = bench.run(["import", CSVFixtures.path("todoist/Renovation.csv")] + (list.map { ["--list", $0] } ?? []))
+    let result = bench.run(
+      ["import", CSVFixtures.path("todoist/Renovation.csv")] + (list.map { ["--list", $0] } ?? []))
     try #require(result.status == .ok, "\(result.errors)")
     return bench
   }
@@ -26,7 +27,9 @@ import RemconvTestSupport
     #expect(plumber["priority"] == .string("high"))
     #expect(plumber["dueDate"] == .string("2026-12-01"))
     #expect(plumber["dueTimeZone"] == .null)
-    #expect(plumber["notes"] == .string("Ask about the boiler too\n\nHe prefers calls before 10:00.\nThe number is on the fridge."))
+    #expect(
+      plumber["notes"]
+        == .string("Ask about the boiler too\n\nHe prefers calls before 10:00.\nThe number is on the fridge."))
     let plumberExtra = try #require(plumber["extra"]?["todoist"]?.objectValue)
     #expect(plumberExtra["AUTHOR"] == .string("Ada (14781400)"))
     #expect(plumberExtra["TIMEZONE"] == .string("Europe/Berlin"))
@@ -61,7 +64,8 @@ import RemconvTestSupport
   @Test func warnsAboutDatesItCannotReadWithTheLine() {
     let bench = TestBench()
     let result = bench.run(["import", CSVFixtures.path("todoist/Renovation.csv")])
-    #expect(result.errors.contains("Renovation.csv:10: column 'DATE': 'every monday' in 'Europe/Berlin' is not an ISO date"))
+    #expect(
+      result.errors.contains("Renovation.csv:10: column 'DATE': 'every monday' in 'Europe/Berlin' is not an ISO date"))
     #expect(result.errors.contains("[unparsed-date]"))
   }
 
@@ -85,7 +89,9 @@ import RemconvTestSupport
     #expect(result.status == .ok)
     CSVFixtures.expectGolden(result.output, "Renovation-todoist.csv")
     // Comment authors have no column in the template: reported, not silently dropped.
-    #expect(result.errors.contains("csv:todoist cannot carry Todoist columns and comment details the template does not have: 1"))
+    #expect(
+      result.errors.contains(
+        "csv:todoist cannot carry Todoist columns and comment details the template does not have: 1"))
   }
 
   /// Todoist → store → Todoist → store keeps everything but the comment details.
@@ -106,7 +112,9 @@ import RemconvTestSupport
         return row
       }
     }
-    #expect(withoutCommentDetails(try CSVFixtures.reminders(in: copy)) == withoutCommentDetails(try CSVFixtures.reminders(in: original)))
+    #expect(
+      withoutCommentDetails(try CSVFixtures.reminders(in: copy))
+        == withoutCommentDetails(try CSVFixtures.reminders(in: original)))
   }
 
   @Test func exportOfAListSkipsCompletedTasksAndReportsWhatItCannotCarry() throws {
@@ -133,7 +141,9 @@ import RemconvTestSupport
     #expect(copy.run(["import", copy.directory.write("All.csv", result.output), "--quiet"]).status == .ok)
     let rows = try CSVFixtures.reminders(in: copy)
     #expect(rows.allSatisfy { $0["list"] == .string("All") })
-    #expect(try CSVFixtures.reminder("Send Q4 forecast to Ingrid", in: rows)["extra"]?["todoist"]?["section"] == .string("Work"))
+    #expect(
+      try CSVFixtures.reminder("Send Q4 forecast to Ingrid", in: rows)["extra"]?["todoist"]?["section"]
+        == .string("Work"))
   }
 
   @Test(arguments: [
@@ -156,7 +166,10 @@ import RemconvTestSupport
     ("2026-11-30", "", DueDate.date(LocalDate(year: 2026, month: 11, day: 30)!)),
     ("2026-11-30 09:00", "", DueDate.floating(LocalDateTime(iso: "2026-11-30T09:00:00")!)),
     ("2026-11-30T09:00:15", "UTC", DueDate.utc(LocalDateTime(iso: "2026-11-30T09:00:15")!)),
-    ("2026-11-30 09:00", "Asia/Tokyo", DueDate.zoned(LocalDateTime(iso: "2026-11-30T09:00:00")!, timeZone: "Asia/Tokyo")),
+    (
+      "2026-11-30 09:00", "Asia/Tokyo",
+      DueDate.zoned(LocalDateTime(iso: "2026-11-30T09:00:00")!, timeZone: "Asia/Tokyo")
+    ),
   ])
   func datesKeepTheirKindBothWays(_ date: String, _ zone: String, _ due: DueDate) {
     #expect(TodoistCSVFormat.dueDate(date: date, timeZone: zone) == due)
@@ -171,44 +184,42 @@ import RemconvTestSupport
   }
 
   @Test func noteWithoutATaskIsRejectedWithItsLine() {
-    let bench = TestBench()
-    let file = bench.directory.write("orphan.csv", "TYPE,CONTENT,PRIORITY,INDENT\nnote,Who wrote this?,,\ntask,Real task,4,1\n")
-    let result = bench.run(["import", file])
+    let (bench, _, result) = CSVFixtures.importing(
+      "orphan.csv", "TYPE,CONTENT,PRIORITY,INDENT\nnote,Who wrote this?,,\ntask,Real task,4,1\n")
     #expect(result.status == .dataError)
     #expect(result.errors.contains("orphan.csv:2: a note row with no task above it"))
     #expect(!bench.snapshot().contains("Real task"))
   }
 
   @Test func unknownRowTypeIsRejected() {
-    let bench = TestBench()
-    let file = bench.directory.write("odd.csv", "TYPE,CONTENT\ntask,Fine\nmilestone,Launch\n")
-    let result = bench.run(["import", file, "--format", "csv:todoist"])
+    let (_, _, result) = CSVFixtures.importing(
+      "odd.csv", "TYPE,CONTENT\ntask,Fine\nmilestone,Launch\n", ["--format", "csv:todoist"])
     #expect(result.status == .dataError)
     #expect(result.errors.contains("odd.csv:3: the TYPE 'milestone' is not task, note, section or meta"))
   }
 
   @Test func missingContentColumnIsNamed() {
-    let bench = TestBench()
-    let file = bench.directory.write("nocontent.csv", "TYPE,TEXT\ntask,Fine\n")
-    let result = bench.run(["import", file, "--format", "csv:todoist"])
+    let (_, _, result) = CSVFixtures.importing("nocontent.csv", "TYPE,TEXT\ntask,Fine\n", ["--format", "csv:todoist"])
     #expect(result.status == .dataError)
-    #expect(result.errors.contains("nocontent.csv:1: the Todoist header has no 'CONTENT' column (its columns: TYPE, TEXT)"))
+    #expect(
+      result.errors.contains("nocontent.csv:1: the Todoist header has no 'CONTENT' column (its columns: TYPE, TEXT)"))
   }
 
   @Test func badPriorityAndIndentJumpWarnWithLineAndColumn() throws {
-    let bench = TestBench()
-    let file = bench.directory.write(
+    let (bench, file, result) = CSVFixtures.importing(
       "warn.csv", "TYPE,CONTENT,PRIORITY,INDENT\ntask,Top,p1,1\ntask,Too deep,4,3\ntask,Odd indent,4,x\n")
-    let result = bench.run(["import", file])
     #expect(result.status == .ok)
     #expect(result.errors.contains("warn.csv:2: column 'PRIORITY': 'p1' is not a Todoist priority"))
-    #expect(result.errors.contains("warn.csv:3: column 'INDENT': level 3 follows a task at level 1; the task is placed at level 2"))
+    #expect(
+      result.errors.contains(
+        "warn.csv:3: column 'INDENT': level 3 follows a task at level 1; the task is placed at level 2"))
     #expect(result.errors.contains("warn.csv:4: column 'INDENT': 'x' is not an indent level"))
     let rows = try CSVFixtures.reminders(in: bench)
     #expect(try CSVFixtures.reminder("Top", in: rows)["extra"]?["invalid"]?["PRIORITY"] == .string("p1"))
     #expect(try CSVFixtures.reminder("Too deep", in: rows)["parentId"] == CSVFixtures.reminder("Top", in: rows)["id"])
     #expect(try CSVFixtures.reminder("Odd indent", in: rows)["parentId"] == .null)
-    #expect(bench.run(["import", file, "--strict", "--store", bench.directory.file("strict.sqlite")]).status == .dataError)
+    #expect(
+      bench.run(["import", file, "--strict", "--store", bench.directory.file("strict.sqlite")]).status == .dataError)
   }
 
   @Test func detectedFromTheHeader() {

@@ -68,7 +68,8 @@ struct CSVHeader {
 extension CSVParser {
   /// A parser for a reader's source, with `--delimiter` when given.
   convenience init(context: ReaderContext) throws(RemconvError) {
-    self.init(reader: try context.openByteReader(), delimiter: context.options.delimiter, fileName: context.source.displayName)
+    self.init(
+      reader: try context.openByteReader(), delimiter: context.options.delimiter, fileName: context.source.displayName)
   }
 
   /// The records that start in `head` (the first bytes of a file, for format detection). A
@@ -78,5 +79,55 @@ extension CSVParser {
     var records: [CSVRecord] = []
     while records.count < limit, let record = try? parser.next() { records.append(record) }
     return records
+  }
+}
+
+/// What the row-per-reminder CSV readers (`csv`, `csv:ticktick`) share: the header comes
+/// first, blank rows are skipped, and a reminder whose list is new comes right after that list.
+final class CSVRowStream {
+  let parser: CSVParser
+  private var header: CSVHeader?
+  private var pending: SourceRecord?
+  /// List key → list id, for the lists already announced.
+  private var knownLists: [String: String] = [:]
+
+  init(context: ReaderContext) throws(RemconvError) {
+    parser = try CSVParser(context: context)
+  }
+
+  /// The next record: `findHeader` reads the header (nil for an empty input) the first time,
+  /// then `decode` turns each row that is not blank into a record (nil: nothing to emit).
+  func next(
+    findHeader: () throws -> CSVHeader?, decode: (CSVRecord, CSVHeader) throws -> SourceRecord?
+  ) throws -> SourceRecord? {
+    if let pending {
+      self.pending = nil
+      return pending
+    }
+    if header == nil {
+      guard let found = try findHeader() else { return nil }
+      header = found
+    }
+    guard let header else { return nil }
+    while let record = try parser.next() {
+      if record.isBlank { continue }
+      if let result = try decode(record, header) { return result }
+    }
+    return nil
+  }
+
+  /// The id of the list `key` stands for, and the list (built by `make`) the first time.
+  func list(key: String, make: () -> ReminderList) -> (id: String, new: ReminderList?) {
+    if let known = knownLists[key] { return (known, nil) }
+    let list = make()
+    knownLists[key] = list.id
+    return (list.id, list)
+  }
+
+  /// The record for a reminder: its list first when the list is new, the reminder next.
+  func emit(_ reminder: Reminder, at location: SourceLocation, newList: ReminderList?) -> SourceRecord {
+    guard let newList else { return .reminder(reminder, location) }
+    pending = .reminder(reminder, location)
+    return .list(newList)
   }
 }

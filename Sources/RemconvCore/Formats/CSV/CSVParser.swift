@@ -149,7 +149,8 @@ public final class CSVParser {
     let record = try parseRecord(from: source, delimiter: delimiter ?? Self.lineFeed, columnBase: columnBase)
     if try source.peek() != nil {
       throw .malformedInput(
-        "cannot tell the delimiter of this record (a quote after a delimiter that is not the record's); give --delimiter",
+        "cannot tell the delimiter of this record (a quote after a delimiter that is not the record's); "
+          + "give --delimiter",
         at: SourceLocation(file: fileName, line: recordLine))
     }
     lineStart = reader.offset
@@ -265,7 +266,8 @@ public final class CSVParser {
       quoted.append(isQuoted)
       if fields.count > Self.maximumFieldCount {
         throw .malformedInput(
-          "a record has more than \(Self.maximumFieldCount) fields", at: SourceLocation(file: fileName, line: recordLine))
+          "a record has more than \(Self.maximumFieldCount) fields",
+          at: SourceLocation(file: fileName, line: recordLine))
       }
     }
     return CSVRecord(fields: fields, quoted: quoted, line: recordLine, invalidUTF8: invalid)

@@ -40,41 +40,27 @@ public enum RemconvCSVFormat {
 
   final class Reader: ReminderReader {
     private let context: ReaderContext
-    private let parser: CSVParser
+    private let rows: CSVRowStream
     private let derivedIDs = DerivedIDGenerator()
-    private var header: CSVHeader?
     /// The reminder columns present (with `extra`), and their indexes.
     private var reminderIndexes: [(column: String, index: Int)] = []
     /// The list columns present, with the `ReminderJSON.decodeList` key each fills.
     private var listIndexes: [(key: String, column: String, index: Int)] = []
     /// Indexes of the columns kept in `extra.csv`.
     private var unknownIndexes: [Int] = []
-    private var knownLists: [String: String] = [:]  // list key → list id
-    private var pending: SourceRecord?
 
     init(context: ReaderContext) throws {
       self.context = context
-      parser = try CSVParser(context: context)
+      rows = try CSVRowStream(context: context)
     }
 
     func next() throws -> SourceRecord? {
-      if let pending {
-        self.pending = nil
-        return pending
-      }
-      if header == nil {
-        guard try readHeader() else { return nil }
-      }
-      while let record = try parser.next() {
-        if record.isBlank { continue }
-        if let result = try decode(record) { return result }
-      }
-      return nil
+      try rows.next(findHeader: readHeader, decode: decode)
     }
 
-    /// Reads the header row (the first row that is not blank). False for an empty input.
-    private func readHeader() throws -> Bool {
-      while let record = try parser.next() {
+    /// Reads the header row (the first row that is not blank). Nil for an empty input.
+    private func readHeader() throws -> CSVHeader? {
+      while let record = try rows.parser.next() {
         if record.isBlank { continue }
         let header = try CSVHeader(record, context: context)
         try header.require(["title"], format: "remconv CSV", context: context)
@@ -86,16 +72,14 @@ public enum RemconvCSVFormat {
           header.index(of: column).map { (key, column, $0) }
         }
         unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
-        self.header = header
-        return true
+        return header
       }
-      return false
+      return nil
     }
 
     /// Turns a row into a reminder (after its list when the list is new), or a list-only row
     /// into its list; nil for a list-only row of a list already seen.
-    private func decode(_ record: CSVRecord) throws -> SourceRecord? {
-      guard let header else { return nil }
+    private func decode(_ record: CSVRecord, header: CSVHeader) -> SourceRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
       var members: [String: JSONValue] = [:]
@@ -109,7 +93,8 @@ public enum RemconvCSVFormat {
       if record.fields.count > header.names.count {
         context.diagnostics.warning(
           "extra-fields",
-          "the row has \(record.fields.count) fields but the header \(header.names.count); the others are kept in extra.csv",
+          "the row has \(record.fields.count) fields but the header \(header.names.count); "
+            + "the others are kept in extra.csv",
           at: location, uid: members["id"]?.stringValue)
         for index in header.names.count..<record.fields.count {
           if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
@@ -130,11 +115,7 @@ public enum RemconvCSVFormat {
         bag.merge(kept) { _, column in column }
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
-      if let newList {
-        pending = .reminder(reminder, location)
-        return .list(newList)
-      }
-      return .reminder(reminder, location)
+      return rows.emit(reminder, at: location, newList: newList)
     }
 
     /// The id of the row's list, and the list itself the first time it is named. A row that
@@ -142,11 +123,10 @@ public enum RemconvCSVFormat {
     private func list(for members: [String: JSONValue], at location: SourceLocation) -> (String, ReminderList?) {
       guard members["name"] != nil || members["id"] != nil else { return ("", nil) }
       let key = members["id"]?.stringValue ?? members["name"]?.stringValue.map { "name:" + ListName.key(for: $0) } ?? ""
-      if let known = knownLists[key] { return (known, nil) }
-      let list = ReminderJSON.decodeList(
-        members, fallbackName: context.source.baseName ?? "Reminders", at: location, diagnostics: context.diagnostics)
-      knownLists[key] = list.id
-      return (list.id, list)
+      return rows.list(key: key) {
+        ReminderJSON.decodeList(
+          members, fallbackName: context.source.baseName ?? "Reminders", at: location, diagnostics: context.diagnostics)
+      }
     }
 
     /// The JSON value of a cell: nil for a bare empty field; booleans, tags and JSON columns

@@ -69,38 +69,22 @@ public enum TickTickCSVFormat {
 
   final class Reader: ReminderReader {
     private let context: ReaderContext
-    private let parser: CSVParser
+    private let rows: CSVRowStream
     private let derivedIDs = DerivedIDGenerator()
-    private var header: CSVHeader?
-    private var knownLists: [String: String] = [:]  // list name key → list id
-    private var pending: SourceRecord?
 
     init(context: ReaderContext) throws {
       self.context = context
-      parser = try CSVParser(context: context)
+      rows = try CSVRowStream(context: context)
     }
 
     func next() throws -> SourceRecord? {
-      if let pending {
-        self.pending = nil
-        return pending
-      }
-      if header == nil {
-        guard let found = try findHeader() else { return nil }
-        header = found
-      }
-      guard let header else { return nil }
-      while let record = try parser.next() {
-        if record.isBlank { continue }
-        return decode(record, header: header)
-      }
-      return nil
+      try rows.next(findHeader: findHeader, decode: decode)
     }
 
     /// Skips the preamble up to the header row. Nil for an empty input.
     private func findHeader() throws -> CSVHeader? {
       var count = 0
-      while let record = try parser.next() {
+      while let record = try rows.parser.next() {
         if record.isBlank { continue }
         if CSVHeader.recordNames(record, contain: headerMarkers) { return try CSVHeader(record, context: context) }
         count += 1
@@ -122,15 +106,11 @@ public enum TickTickCSVFormat {
       var newList: ReminderList?
       if !listName.isEmpty {
         let key = ListName.key(for: listName)
-        if let known = knownLists[key] {
-          listID = known
-        } else {
+        (listID, newList) = rows.list(key: key) {
           var list = ReminderList(id: StableID.derived(["list", key]), name: listName)
           let folder = row.trimmed("Folder Name")
           if !folder.isEmpty { list.extra[extraKey] = .object(["Folder Name": .string(folder)]) }
-          knownLists[key] = list.id
-          listID = list.id
-          newList = list
+          return list
         }
       }
 
@@ -138,10 +118,12 @@ public enum TickTickCSVFormat {
       let tags = row.text("Tags").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
       let priorityText = row.trimmed("Priority")
-      let priority = TickTickCSVFormat.priority(priorityText) ?? {
-        row.invalid("Priority", priorityText, "'\(priorityText)' is not a TickTick priority (0, 1, 3 or 5)")
-        return .none
-      }()
+      let priority =
+        TickTickCSVFormat.priority(priorityText)
+        ?? {
+          row.invalid("Priority", priorityText, "'\(priorityText)' is not a TickTick priority (0, 1, 3 or 5)")
+          return .none
+        }()
       let statusText = row.trimmed("Status")
       var isDone = false
       switch statusText {
@@ -175,11 +157,7 @@ public enum TickTickCSVFormat {
         completedAt: timestamp(&row, "Completed Time", zone: zone), dueDate: due, priority: priority, tags: tags,
         createdAt: timestamp(&row, "Created Time", zone: zone))
       reminder.extra = row.extra(uid: id)
-      if let newList {
-        pending = .reminder(reminder, location)
-        return .list(newList)
-      }
-      return .reminder(reminder, location)
+      return rows.emit(reminder, at: location, newList: newList)
     }
 
     /// The due date of a row, or nil (with a warning when `Due Date` does not parse).
@@ -207,7 +185,8 @@ public enum TickTickCSVFormat {
           if (local.hour, local.minute, local.second) != (0, 0, 0) {
             row.warn(
               "all-day-time",
-              "column 'Due Date': the all-day due '\(text)' is \(local) in \(readZone.identifier), not midnight; its date is kept")
+              "column 'Due Date': the all-day due '\(text)' is \(local) in \(readZone.identifier), not midnight; "
+                + "its date is kept")
           }
           return .date(local.date)
         }

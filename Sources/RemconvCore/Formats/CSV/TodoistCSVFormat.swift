@@ -219,7 +219,8 @@ public enum TodoistCSVFormat {
     private func endSection() {
       guard let section, !section.hasTasks else { return }
       context.diagnostics.warning(
-        "empty-section", "the section '\(section.name)' has no tasks; remconv keeps sections only on tasks, so it is not imported",
+        "empty-section",
+        "the section '\(section.name)' has no tasks; remconv keeps sections only on tasks, so it is not imported",
         at: section.location)
     }
 
@@ -238,7 +239,8 @@ public enum TodoistCSVFormat {
       var invalid: [String: JSONValue] = [:]
       func warn(_ column: String, _ value: String, _ message: String) {
         invalid[column] = .string(value)
-        context.diagnostics.warning("invalid-value", "column '\(column)': \(message) (kept in extra.invalid)", at: location)
+        context.diagnostics.warning(
+          "invalid-value", "column '\(column)': \(message) (kept in extra.invalid)", at: location)
       }
 
       var title = cell(record, "CONTENT", in: header)
@@ -266,7 +268,8 @@ public enum TodoistCSVFormat {
       if depth > parents.count {
         context.diagnostics.warning(
           "indent-jump",
-          "column 'INDENT': level \(depth + 1) follows a task at level \(parents.count); the task is placed at level \(parents.count + 1)",
+          "column 'INDENT': level \(depth + 1) follows a task at level \(parents.count); "
+            + "the task is placed at level \(parents.count + 1)",
           at: location)
         depth = parents.count
       }
@@ -281,7 +284,8 @@ public enum TodoistCSVFormat {
           kept["DATE"] = .string(dateText)
           context.diagnostics.warning(
             "unparsed-date",
-            "column 'DATE': '\(dateText)'\(zoneText.isEmpty ? "" : " in '\(zoneText)'") is not an ISO date or date-time with a known zone; kept in extra.todoist, no due date",
+            "column 'DATE': '\(dateText)'\(zoneText.isEmpty ? "" : " in '\(zoneText)'") is not an ISO date or "
+              + "date-time with a known zone; kept in extra.todoist, no due date",
             at: location)
         }
       }
@@ -367,7 +371,9 @@ public enum TodoistCSVFormat {
       }
       for tag in reminder.tags {
         let label = String(tag.map { $0.isWhitespace ? "_" : $0 })
-        if label != tag || label.isEmpty { uncarried["tags that are empty or hold spaces (spaces written as _)", default: 0] += 1 }
+        if label != tag || label.isEmpty {
+          uncarried["tags that are empty or hold spaces (spaces written as _)", default: 0] += 1
+        }
         if !label.isEmpty { content += " @" + label }
       }
       var date = todoist["DATE"]?.stringValue

@@ -118,12 +118,12 @@ public enum TickTickCSVFormat {
       let tags = row.text("Tags").split(separator: ",")
         .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
       let priorityText = row.trimmed("Priority")
-      let priority =
-        TickTickCSVFormat.priority(priorityText)
-        ?? {
-          row.invalid("Priority", priorityText, "'\(priorityText)' is not a TickTick priority (0, 1, 3 or 5)")
-          return .none
-        }()
+      var priority = Priority.none
+      if let value = TickTickCSVFormat.priority(priorityText) {
+        priority = value
+      } else {
+        row.invalid("Priority", priorityText, "'\(priorityText)' is not a TickTick priority (0, 1, 3 or 5)")
+      }
       let statusText = row.trimmed("Status")
       var isDone = false
       switch statusText {
@@ -173,14 +173,12 @@ public enum TickTickCSVFormat {
       switch time {
       case .wall(let wall):
         if allDay { return .date(wall.date) }
-        guard let zone, !floating else { return .floating(wall) }
-        return .zoned(wall, timeZone: zone.identifier)
+        guard zone != nil, !floating else { return .floating(wall) }
+        return .zoned(wall, timeZone: zoneName)
       case .instant(let instant):
         if allDay || floating {
           let readZone = zone ?? assumedZone(&row, "Due Date", text)
-          let seconds = instant.millisecondsSinceEpoch.floorDivided(by: 1000)
-          let offset = Int64(readZone.secondsFromGMT(for: instant.date))
-          let local = LocalDateTime(secondsSinceEpoch: seconds + offset)
+          let local = Self.wallTime(of: instant, in: readZone)
           guard allDay else { return .floating(local) }
           if (local.hour, local.minute, local.second) != (0, 0, 0) {
             row.warn(
@@ -191,10 +189,14 @@ public enum TickTickCSVFormat {
           return .date(local.date)
         }
         guard let zone else { return .utc(instant.utcWallTime) }
-        let seconds = instant.millisecondsSinceEpoch.floorDivided(by: 1000)
-        let local = LocalDateTime(secondsSinceEpoch: seconds + Int64(zone.secondsFromGMT(for: instant.date)))
-        return .zoned(local, timeZone: zoneName)
+        return .zoned(Self.wallTime(of: instant, in: zone), timeZone: zoneName)
       }
+    }
+
+    /// What the clocks of `zone` show at `instant` (to the second).
+    static func wallTime(of instant: Timestamp, in zone: TimeZone) -> LocalDateTime {
+      let seconds = instant.millisecondsSinceEpoch.floorDivided(by: 1000)
+      return LocalDateTime(secondsSinceEpoch: seconds + Int64(zone.secondsFromGMT(for: instant.date)))
     }
 
     /// An instant column; a time without an offset is read in the row's zone.

@@ -112,6 +112,8 @@ public enum TodoistCSVFormat {
     private let derivedIDs = DerivedIDGenerator()
     private var header: CSVHeader?
     private let list: ReminderList
+    /// `extra.todoist` of the list, from meta rows read before the first task.
+    private var listExtra: [String: JSONValue] = [:]
     private var listEmitted = false
     private var queue: [SourceRecord] = []
     /// The last task read: its note rows may follow.
@@ -198,9 +200,6 @@ public enum TodoistCSVFormat {
         queue.append(.rejected(reason: "the TYPE '\(type)' is not task, note, section or meta", location, uid: nil))
       }
     }
-
-    /// `extra.todoist` of the list, from meta rows read before the first task.
-    private var listExtra: [String: JSONValue] = [:]
 
     private func emitListIfNeeded() {
       guard !listEmitted else { return }

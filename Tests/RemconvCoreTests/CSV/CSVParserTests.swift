@@ -159,6 +159,13 @@ import Testing
     #expect(location.line == 2)
   }
 
+  @Test func fieldCountLimit() throws {
+    let row = String(repeating: ",", count: CSVParser.maximumFieldCount)
+    #expect(try Self.parse(Array("a\n\(row.dropLast())\n".utf8)).last?.fields.count == CSVParser.maximumFieldCount)
+    let error = try #require(throws: RemconvError.self) { try Self.parse(Array("a\n\(row)\n".utf8)) }
+    #expect(error.description == "test.csv:2: a record has more than \(CSVParser.maximumFieldCount) fields")
+  }
+
   @Test func failureIsSticky() throws {
     let parser = CSVParser(reader: ByteReader(bytes: Array("a,b\n\"x\"y\nc,d\n".utf8), name: "t.csv"))
     #expect(try parser.next()?.fields == ["a", "b"])

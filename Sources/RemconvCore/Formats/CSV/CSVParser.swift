@@ -41,7 +41,8 @@ public struct CSVRecord: Sendable, Equatable {
 ///   `;` or tab: the most frequent of the three wins, ties in that order. Records before it
 ///   (a TickTick preamble) have a single field whatever the delimiter is.
 /// - A field longer than `maximumFieldSize` bytes, a record with more than
-///   `maximumFieldCount` fields and a quote never closed are errors naming the line.
+///   `maximumFieldCount` fields or `maximumRecordSize` bytes, and a quote never closed are
+///   errors naming the line.
 ///
 /// After an error the parser stays failed: every later call throws the same error.
 public final class CSVParser {
@@ -49,6 +50,8 @@ public final class CSVParser {
   public static let detectableDelimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09]
   /// More fields than this in one record is refused (a hostile row of commas).
   public static let maximumFieldCount = 10_000
+  /// The most bytes one record may hold, all fields together (a record is held whole).
+  public static let maximumRecordSize = InputLimits.maximumDocumentSize
 
   /// The delimiter in use: given, detected, or nil while no record has shown one.
   public private(set) var delimiter: UInt8?
@@ -114,9 +117,9 @@ public final class CSVParser {
       if !inQuotes, byte == Self.lineFeed || byte == Self.carriageReturn { break }
       _ = try reader.next()
       raw.append(byte)
-      if raw.count > InputLimits.maximumDocumentSize {
+      if raw.count > Self.maximumRecordSize {
         throw .malformedInput(
-          "a record is larger than the limit of \(InputLimits.maximumDocumentSize) bytes",
+          "a record is larger than the limit of \(Self.maximumRecordSize) bytes",
           at: SourceLocation(file: fileName, line: recordLine))
       }
       if inQuotes {
@@ -175,6 +178,7 @@ public final class CSVParser {
     var fields: [String] = []
     var quoted: [Bool] = []
     var invalid: [Int] = []
+    var recordSize = 0
     let recordLine = line
     // A local buffer: appending to a stored property costs an exclusivity check per byte.
     var field = fieldBuffer
@@ -264,6 +268,12 @@ public final class CSVParser {
         fields.append(String(decoding: field, as: UTF8.self))
       }
       quoted.append(isQuoted)
+      recordSize += field.count
+      if recordSize > Self.maximumRecordSize {
+        throw .malformedInput(
+          "a record is larger than the limit of \(Self.maximumRecordSize) bytes",
+          at: SourceLocation(file: fileName, line: recordLine))
+      }
       if fields.count > Self.maximumFieldCount {
         throw .malformedInput(
           "a record has more than \(Self.maximumFieldCount) fields",

@@ -34,7 +34,7 @@ public enum TickTickCSVFormat {
     ].map(CSVHeader.key))
 
   public static let descriptor = FormatDescriptor(
-    name: "csv:ticktick", summary: "TickTick backup CSV (read only)", extensions: [], isDirectory: false,
+    name: "csv:ticktick", summary: "TickTick backup CSV (Settings → Backup)", extensions: [], isDirectory: false,
     makeReader: { context in try Reader(context: context) },
     makeWriter: nil,
     sniff: { head in

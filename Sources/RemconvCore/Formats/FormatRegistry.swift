@@ -27,6 +27,9 @@ public enum FormatRegistry {
     JCalFormat.descriptor,
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
+    TodoistCSVFormat.descriptor,
+    TickTickCSVFormat.descriptor,
+    RemconvCSVFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

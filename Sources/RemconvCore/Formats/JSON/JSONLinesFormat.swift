@@ -4,7 +4,9 @@
 /// `listId`, `listSymbol`, `listColor`, `listCreatedAt`. An empty list has no line to ride on:
 /// the writer reports it.
 public enum JSONLinesFormat {
-  static let listKeys: Set<String> = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
+  /// The list's keys on every line, in the order they are written.
+  static let listKeys = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
+  private static let listKeySet = Set(listKeys)
 
   public static let descriptor = FormatDescriptor(
     name: "jsonl", summary: "JSON Lines: one reminder per line with its list", extensions: ["jsonl", "ndjson"],
@@ -63,7 +65,7 @@ public enum JSONLinesFormat {
         }
         let reminder = ReminderJSON.decodeReminder(
           members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-          ignoring: JSONLinesFormat.listKeys)
+          ignoring: JSONLinesFormat.listKeySet)
         if let newList {
           pending = .reminder(reminder, location)
           return .list(newList)

@@ -1,0 +1,273 @@
+/// `--format csv`: remconv's own CSV, one row per reminder with its list, lossless.
+///
+/// The columns are the keys of `--format json` (values written as there: ISO dates, priority
+/// as a word, `true`/`false`), then the list's columns of `--format jsonl`, then `extra` (JSON
+/// text). Tags are one cell separated by `;` (see `CSVTagList`). A bare empty field is no
+/// value (JSON `null`), a quoted one (`""`) is the empty string. A row whose reminder columns
+/// are all empty describes a list with no reminders, so an export of a store with an empty
+/// list imports back to the same store.
+///
+/// Reading finds columns by name in any order; `title` is the only column required. Columns
+/// it does not know are kept in the reminder's `extra.csv`, keyed by their header names.
+/// Rows may come in any order (a subtask before its parent).
+public enum RemconvCSVFormat {
+  /// The reminder columns: the JSON keys but `extra`.
+  static let reminderColumns = ReminderJSON.reminderKeys.filter { $0 != "extra" }
+  /// The columns of the list each row belongs to: `list`, `listId`, … as in JSON Lines.
+  static let listColumns = JSONLinesFormat.listKeys
+  /// Every column, in the order written.
+  public static let columns = reminderColumns + listColumns + ["extra"]
+  /// The list columns and the key of `ReminderJSON.decodeList` each one fills.
+  private static let listMemberKeys = [
+    ("list", "name"), ("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
+    ("listCreatedAt", "createdAt"), ("listExtra", "extra"),
+  ]
+  /// The key under which unknown columns are kept in `extra`.
+  static let extraKey = "csv"
+
+  public static let descriptor = FormatDescriptor(
+    name: "csv", summary: "remconv's CSV: one row per reminder with its list (lossless)", extensions: ["csv"],
+    isDirectory: false,
+    makeReader: { context in try Reader(context: context) },
+    makeWriter: { context in try Writer(context: context) },
+    sniff: { head in
+      // A `title` column, unless the header is TickTick's (`Title` with `List Name`), which a
+      // backup cut down to its table starts with.
+      guard let header = CSVParser.records(inHead: head, limit: 1).first else { return false }
+      return CSVHeader.recordNames(header, contain: ["title"])
+        && !CSVHeader.recordNames(header, contain: TickTickCSVFormat.headerMarkers)
+    })
+
+  final class Reader: ReminderReader {
+    private let context: ReaderContext
+    private let rows: CSVRowStream
+    private let derivedIDs = DerivedIDGenerator()
+    /// The reminder columns present (with `extra`), and their indexes.
+    private var reminderIndexes: [(column: String, index: Int)] = []
+    /// The list columns present, with the `ReminderJSON.decodeList` key each fills.
+    private var listIndexes: [(key: String, column: String, index: Int)] = []
+    /// Indexes of the columns kept in `extra.csv`.
+    private var unknownIndexes: [Int] = []
+
+    init(context: ReaderContext) throws {
+      self.context = context
+      rows = try CSVRowStream(context: context)
+    }
+
+    func next() throws -> SourceRecord? {
+      try rows.next(findHeader: readHeader, decode: decode)
+    }
+
+    /// Reads the header row (the first row that is not blank). Nil for an empty input.
+    private func readHeader() throws -> CSVHeader? {
+      while let record = try rows.parser.next() {
+        if record.isBlank { continue }
+        let header = try CSVHeader(record, context: context)
+        try header.require(["title"], format: "remconv CSV", context: context)
+        let known = Set(RemconvCSVFormat.columns.map(CSVHeader.key))
+        reminderIndexes = (RemconvCSVFormat.reminderColumns + ["extra"]).compactMap { column in
+          header.index(of: column).map { (column, $0) }
+        }
+        listIndexes = RemconvCSVFormat.listMemberKeys.compactMap { column, key in
+          header.index(of: column).map { (key, column, $0) }
+        }
+        unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
+        return header
+      }
+      return nil
+    }
+
+    /// Turns a row into a reminder (after its list when the list is new), or a list-only row
+    /// into its list; nil for a list-only row of a list already seen.
+    private func decode(_ record: CSVRecord, header: CSVHeader) -> SourceRecord? {
+      let location = context.location(line: record.line)
+      header.reportInvalidUTF8(in: record, context: context)
+      var members: [String: JSONValue] = [:]
+      for (column, index) in reminderIndexes {
+        if let value = Self.value(of: record, at: index, column: column) { members[column] = value }
+      }
+      var kept: [String: JSONValue] = [:]
+      for index in unknownIndexes {
+        if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
+      }
+      if record.fields.count > header.names.count {
+        context.diagnostics.warning(
+          "extra-fields",
+          "the row has \(record.fields.count) fields but the header \(header.names.count); "
+            + "the others are kept in extra.csv",
+          at: location, uid: members["id"]?.stringValue)
+        for index in header.names.count..<record.fields.count {
+          if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
+        }
+      }
+      var listMembers: [String: JSONValue] = [:]
+      for (key, column, index) in listIndexes {
+        if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
+      }
+      let (listID, newList) = list(for: listMembers, at: location)
+      if members.isEmpty, kept.isEmpty, !listMembers.isEmpty {
+        return newList.map(SourceRecord.list)
+      }
+      var reminder = ReminderJSON.decodeReminder(
+        members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+      if !kept.isEmpty {
+        var bag = reminder.extra[RemconvCSVFormat.extraKey]?.objectValue ?? [:]
+        bag.merge(kept) { _, column in column }
+        reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
+      }
+      return rows.emit(reminder, at: location, newList: newList)
+    }
+
+    /// The id of the row's list, and the list itself the first time it is named. A row that
+    /// names no list goes to the import's default list (empty id).
+    private func list(for members: [String: JSONValue], at location: SourceLocation) -> (String, ReminderList?) {
+      guard members["name"] != nil || members["id"] != nil else { return ("", nil) }
+      let key = members["id"]?.stringValue ?? members["name"]?.stringValue.map { "name:" + ListName.key(for: $0) } ?? ""
+      return rows.list(key: key) {
+        ReminderJSON.decodeList(
+          members, fallbackName: context.source.baseName ?? "Reminders", at: location, diagnostics: context.diagnostics)
+      }
+    }
+
+    /// The JSON value of a cell: nil for a bare empty field; booleans, tags and JSON columns
+    /// decoded, anything else as text. A value that does not parse stays text, so the JSON
+    /// decoder reports it and keeps it in `extra.invalid`.
+    static func value(of record: CSVRecord, at index: Int, column: String) -> JSONValue? {
+      guard let text = record[index] else { return nil }
+      if text.isEmpty, !record.quoted[index] { return nil }
+      switch column {
+      case "isDone", "flagged":
+        switch text.lowercased() {
+        case "true", "1": return .bool(true)
+        case "false", "0": return .bool(false)
+        default: return .string(text)
+        }
+      case "tags":
+        return .array(CSVTagList.decode(text).map(JSONValue.string))
+      case "extra", "listExtra":
+        return (try? JSONParser.parse(text)) ?? .string(text)
+      default:
+        return .string(text)
+      }
+    }
+  }
+
+  final class Writer: ReminderWriter {
+    static let inputOrder = WriterInputOrder.anyOrder
+    private let rows: CSVRowWriter
+    /// Lists announced with `beginList`, in order, and those that got a row.
+    private var announced: [ReminderList] = []
+    private var written: Set<String> = []
+    /// The list columns of the last row's list: rows of one list follow each other.
+    private var lastList: (list: ReminderList, cells: [String?])?
+
+    init(context: WriterContext) throws {
+      rows = try CSVRowWriter(output: try context.requireStream("csv"), options: context.options)
+      try rows.writeRow(RemconvCSVFormat.columns)
+    }
+
+    func beginList(_ list: ReminderList) throws { announced.append(list) }
+
+    func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
+      if written.count < announced.count { written.insert(list.id) }
+      let cells: [String?] = [
+        reminder.id,
+        reminder.title.isEmpty ? nil : reminder.title,
+        reminder.notes.isEmpty ? nil : reminder.notes,
+        reminder.isDone ? "true" : "false",
+        reminder.completedAt?.description,
+        reminder.flagged ? "true" : "false",
+        reminder.dueDate?.isoText,
+        reminder.dueDate?.timeZoneIdentifier,
+        reminder.priority.rawValue,
+        reminder.parentID,
+        reminder.tags.isEmpty ? nil : CSVTagList.encode(reminder.tags),
+        reminder.url,
+        reminder.createdAt?.description,
+        reminder.editedAt?.description,
+      ]
+      try rows.writeRow(cells + listCells(list) + [Self.json(reminder.extra)])
+    }
+
+    private func listCells(_ list: ReminderList) -> [String?] {
+      if let lastList, lastList.list == list { return lastList.cells }
+      let cells = Self.listCells(list)
+      lastList = (list, cells)
+      return cells
+    }
+
+    /// A list that got no reminder gets a row of its own where it ends (export), so lists
+    /// keep their order.
+    func endList(_ list: ReminderList) throws {
+      if !written.contains(list.id) { try writeListRow(list) }
+    }
+
+    func finish() throws {
+      // Streamed conversions announce lists without ending them.
+      for list in announced where !written.contains(list.id) { try writeListRow(list) }
+      try rows.flush()
+    }
+
+    /// A row with empty reminder columns: a list with no reminders.
+    private func writeListRow(_ list: ReminderList) throws {
+      written.insert(list.id)
+      try rows.writeRow(
+        [String?](repeating: nil, count: RemconvCSVFormat.reminderColumns.count) + Self.listCells(list) + [nil])
+    }
+
+    private static func listCells(_ list: ReminderList) -> [String?] {
+      [list.name, list.id, list.symbol, list.color, list.createdAt?.description, json(list.extra)]
+    }
+
+    private static func json(_ object: [String: JSONValue]) -> String? {
+      object.isEmpty ? nil : JSONText.encode(.object(object))
+    }
+  }
+}
+
+/// The tags cell of remconv's CSV: tags joined with `;`, a `;` or `\` inside a tag escaped
+/// with a backslash (`\;`, `\\`).
+///
+/// A separator rather than a JSON array, so the cell stays readable and editable in a
+/// spreadsheet (`errands;weekend`); the escape keeps any tag text intact. Spaces belong to the
+/// tag. A bare empty cell is no tags; a quoted empty cell (`""`) is one empty tag.
+enum CSVTagList {
+  static let separator = UInt8(ascii: ";")
+  static let escape = UInt8(ascii: "\\")
+
+  static func encode(_ tags: [String]) -> String {
+    var bytes: [UInt8] = []
+    for (index, tag) in tags.enumerated() {
+      if index > 0 { bytes.append(separator) }
+      for byte in tag.utf8 {
+        if byte == separator || byte == escape { bytes.append(escape) }
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Splits a cell into tags. A backslash takes the next byte literally; a trailing one is
+  /// kept as itself.
+  static func decode(_ text: String) -> [String] {
+    var tags: [String] = []
+    var current: [UInt8] = []
+    var escaped = false
+    for byte in text.utf8 {
+      if escaped {
+        current.append(byte)
+        escaped = false
+      } else if byte == escape {
+        escaped = true
+      } else if byte == separator {
+        tags.append(String(decoding: current, as: UTF8.self))
+        current.removeAll(keepingCapacity: true)
+      } else {
+        current.append(byte)
+      }
+    }
+    if escaped { current.append(escape) }
+    tags.append(String(decoding: current, as: UTF8.self))
+    return tags
+  }
+}

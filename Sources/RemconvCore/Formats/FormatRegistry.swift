@@ -23,6 +23,7 @@ public enum FormatRegistry {
   public static let all: [FormatDescriptor] = [
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
+    ICSFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

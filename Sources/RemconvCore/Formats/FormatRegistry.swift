@@ -24,6 +24,7 @@ public enum FormatRegistry {
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
     ICSFormat.descriptor,
+    VdirFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

@@ -27,6 +27,7 @@ final class ICSReader: ReminderReader {
   /// VTODOs with one UID, next to each other: a master and its RECURRENCE-ID overrides.
   private var group: [ComponentBlock] = []
   private var groupListID = ""
+  private var groupWrittenByRemconv = false
   private var finished = false
 
   /// The components whose lines the reader needs; others are only counted.
@@ -142,6 +143,9 @@ final class ICSReader: ReminderReader {
     flushGroup()
     group = [block]
     groupListID = listID
+    groupWrittenByRemconv = calendarProperties.contains { line in
+      line.name == "PRODID" && line.parts?.value == ICSFormat.productID
+    }
   }
 
   /// Decodes the held group: the master with its overrides; an extra master with the same UID
@@ -162,7 +166,8 @@ final class ICSReader: ReminderReader {
     let decoder = VTodoDecoder(session: session)
     for (index, master) in masters.enumerated() {
       let reminder = decoder.decode(
-        master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation)
+        master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation,
+        stampIsEditTime: !groupWrittenByRemconv)
       queue.append(.reminder(reminder, session.location(master.startLine)))
     }
   }

@@ -32,8 +32,12 @@ struct VTodoDecoder {
   private static let interpretedParameters: Set<String> = ["VALUE", "TZID", "RELTYPE"]
 
   /// Decodes `master` (the VTODO without RECURRENCE-ID) and its `overrides` into a reminder of
-  /// list `listID`. `derivation` identifies the item when it has no UID.
-  func decode(master: ComponentBlock, overrides: [ComponentBlock], listID: String, derivation: [String]?) -> Reminder {
+  /// list `listID`. `derivation` identifies the item when it has no UID. `stampIsEditTime` is
+  /// false for files remconv wrote: their DTSTAMP is the time of the export, and an edit time,
+  /// when known, is in LAST-MODIFIED.
+  func decode(
+    master: ComponentBlock, overrides: [ComponentBlock], listID: String, derivation: [String]?, stampIsEditTime: Bool
+  ) -> Reminder {
     let sourceUID = master.firstValue(of: "UID").flatMap { $0.isEmpty ? nil : $0 }
     let dropped = reportProblems(in: master, uid: sourceUID)
     for override in overrides { _ = reportProblems(in: override, uid: sourceUID) }
@@ -97,7 +101,7 @@ struct VTodoDecoder {
     }
 
     var editedAt = fields.lastModified
-    if editedAt == nil, let (parts, line) = fields.stampLine {
+    if editedAt == nil, stampIsEditTime, let (parts, line) = fields.stampLine {
       editedAt = timestamp(parts, line: line, uid: sourceUID)
       if editedAt == nil {
         session.warn("invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: sourceUID)

@@ -42,8 +42,9 @@ public enum ICSFormat {
     passedThrough["ical"] = nil
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", ICSText.escape(json)) }
     let ical = list.extra["ical"]?.objectValue ?? [:]
-    for (name, raw) in (ical["invalid"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-      if !written.contains(name), let line = raw.stringValue { lines.append(line) }
+    // A value remconv could not read goes back where the list has none of its own.
+    for raw in ical["invalid"]?.arrayValue ?? [] {
+      if let line = raw.stringValue, !written.contains(ContentLine(text: line, line: 0).name) { lines.append(line) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
     return lines

@@ -16,13 +16,13 @@ struct VCalendarDecoder {
     var createdAt: Timestamp?
     var uid: String?
     var lines: [String] = []
-    var invalid: [String: JSONValue] = [:]
+    var invalid: [String] = []
     var passedThrough: [String: JSONValue] = [:]
     var seen: Set<String> = []
 
     func keepInvalid(_ parts: ContentLineParts, _ line: ContentLine, _ reason: String) {
       session.warn("invalid-value", "\(parts.name): \(reason); the line is kept in the list's extra.ical.invalid", line: line.line, uid: uid)
-      if invalid[parts.name] == nil { invalid[parts.name] = .string(line.text) } else { lines.append(line.text) }
+      invalid.append(line.text)
     }
 
     for line in properties {
@@ -75,7 +75,7 @@ struct VCalendarDecoder {
     var extra = passedThrough
     var ical: [String: JSONValue] = [:]
     if !lines.isEmpty { ical["lines"] = .array(lines.map(JSONValue.string)) }
-    if !invalid.isEmpty { ical["invalid"] = .object(invalid) }
+    if !invalid.isEmpty { ical["invalid"] = .array(invalid.map(JSONValue.string)) }
     if !ical.isEmpty { extra["ical"] = .object(ical) }
     return ReminderList(
       id: uid ?? StableID.derived(["list", ListName.key(for: name)]), name: name,

@@ -10,8 +10,11 @@ import Foundation
 ///
 /// Everything not modelled goes to `extra["ical"]` so the writer can put it back:
 /// - `lines`: content lines of unmodelled properties and whole sub-components (VALARM, ...), in
-///   source order, exactly as read (unfolded);
-/// - `invalid`: lines of modelled properties whose value could not be read, by name;
+///   source order, exactly as read (unfolded); a line of a sub-component that libical refuses is
+///   kept as `X-REMCONV-INVALID:<the line, TEXT-escaped>`, so that what is written back stays
+///   valid iCalendar;
+/// - `invalid`: the VTODO's own lines that libical refuses or whose value cannot be read, as
+///   read (written back as `X-REMCONV-INVALID` properties, read back into `invalid`);
 /// - `parameters`: parameters of modelled properties beyond those the mapping uses, by name;
 /// - `status`, `percent`, `priority`: the exact STATUS (IN-PROCESS, CANCELLED, ...),
 ///   PERCENT-COMPLETE (1–99) and PRIORITY (2–4, 6–8) where the model keeps less;
@@ -24,10 +27,10 @@ struct VTodoDecoder {
   static let modelled: Set<String> = [
     "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DTSTART",
     "CREATED", "LAST-MODIFIED", "DTSTAMP", "URL", "CATEGORIES", "RELATED-TO", "X-REMCONV-FLAGGED",
-    "X-REMCONV-EXTRA",
+    "X-REMCONV-EXTRA", "X-REMCONV-INVALID",
   ]
   /// Modelled properties that may appear more than once.
-  private static let repeatable: Set<String> = ["CATEGORIES", "RELATED-TO"]
+  private static let repeatable: Set<String> = ["CATEGORIES", "RELATED-TO", "X-REMCONV-INVALID"]
   /// Parameters the mapping itself interprets, so they are not kept in `parameters`.
   private static let interpretedParameters: Set<String> = ["VALUE", "TZID", "RELTYPE"]
 
@@ -40,7 +43,9 @@ struct VTodoDecoder {
   ) -> Reminder {
     let sourceUID = master.firstValue(of: "UID").flatMap { $0.isEmpty ? nil : $0 }
     let dropped = reportProblems(in: master, uid: sourceUID)
-    for override in overrides { _ = reportProblems(in: override, uid: sourceUID) }
+    let keptOverrides = overrides.map { override in
+      Self.encodingInvalidLines(override, dropped: reportProblems(in: override, uid: sourceUID))
+    }
 
     var fields = Fields()
     let properties = master.topLevelProperties()
@@ -61,11 +66,15 @@ struct VTodoDecoder {
         continue
       case nil:
         if depth > 1 {
-          fields.lines.append(line.text)
+          fields.lines.append(dropped.contains(index) ? Self.encodedInvalid(line.text) : line.text)
           continue
         }
       }
-      let name = line.name
+      guard !dropped.contains(index), let parts = line.parts else {
+        fields.invalid.append(line.text)
+        continue
+      }
+      let name = parts.name
       guard Self.modelled.contains(name) else {
         fields.lines.append(line.text)
         continue
@@ -73,14 +82,6 @@ struct VTodoDecoder {
       if !Self.repeatable.contains(name), !seenNames.insert(name).inserted {
         session.warn("duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is", line: line.line, uid: sourceUID)
         fields.lines.append(line.text)
-        continue
-      }
-      guard let parts = line.parts else {
-        fields.keepInvalid(name, line.text)
-        continue
-      }
-      if dropped.contains(index), name != "STATUS" {
-        fields.keepInvalid(name, line.text)
         continue
       }
       if name == "DTSTART" {
@@ -122,10 +123,10 @@ struct VTodoDecoder {
     }
 
     var ical = fields.extra
-    if !overrides.isEmpty {
-      ical["overrides"] = .array(overrides.map { block in .array(block.lines.map { .string($0.text) }) })
+    if !keptOverrides.isEmpty {
+      ical["overrides"] = .array(keptOverrides.map { lines in .array(lines.map(JSONValue.string)) })
     }
-    let timezones = timeZonesUsed(by: fields, overrides: overrides)
+    let timezones = timeZonesUsed(by: fields, overrides: keptOverrides)
     if !timezones.isEmpty { ical["timezones"] = .object(timezones) }
     var extra = fields.passedThrough
     if !ical.isEmpty { extra["ical"] = .object(ical) }
@@ -156,7 +157,7 @@ struct VTodoDecoder {
     var stampLine: (parts: ContentLineParts, line: ContentLine)?
     var parentID: String?
     var lines: [String] = []
-    var invalid: [String: JSONValue] = [:]
+    var invalid: [String] = []
     var parameters: [String: JSONValue] = [:]
     var status: String?
     var percent: Int?
@@ -166,15 +167,10 @@ struct VTodoDecoder {
 
     var isDone: Bool { statusDone || completedAt != nil || percentDone }
 
-    /// Keeps a modelled property's line whose value could not be read.
-    mutating func keepInvalid(_ name: String, _ text: String) {
-      if invalid[name] == nil { invalid[name] = .string(text) } else { lines.append(text) }
-    }
-
     var extra: [String: JSONValue] {
       var ical: [String: JSONValue] = [:]
       if !lines.isEmpty { ical["lines"] = .array(lines.map(JSONValue.string)) }
-      if !invalid.isEmpty { ical["invalid"] = .object(invalid) }
+      if !invalid.isEmpty { ical["invalid"] = .array(invalid.map(JSONValue.string)) }
       if !parameters.isEmpty { ical["parameters"] = .object(parameters) }
       if let status { ical["status"] = .string(status) }
       if let percent { ical["percent"] = .number(percent) }
@@ -247,6 +243,8 @@ struct VTodoDecoder {
     case "X-REMCONV-EXTRA":
       guard let object = ICSPassThrough.decode(ICSText.unescape(value)) else { return invalid(parts, line, uid, &fields) }
       fields.passedThrough.merge(object) { _, new in new }
+    case "X-REMCONV-INVALID":
+      fields.invalid.append(ICSText.unescape(value))
     default:
       fields.lines.append(line.text)
     }
@@ -257,7 +255,7 @@ struct VTodoDecoder {
       "invalid-value", "\(parts.name): '\(parts.value)' cannot be read; the line is kept in extra.ical.invalid",
       line: line.line, uid: uid)
     fields.parameters[parts.name] = nil
-    fields.keepInvalid(parts.name, line.text)
+    fields.invalid.append(line.text)
   }
 
   /// `RELATED-TO` with RELTYPE absent or PARENT names the parent. RELTYPE=CHILD is the same link
@@ -384,11 +382,18 @@ struct VTodoDecoder {
     return nil
   }
 
+  /// A line libical refuses, wrapped in a property that is valid wherever it stands.
+  static func encodedInvalid(_ text: String) -> String { "X-REMCONV-INVALID:" + ICSText.escape(text) }
+
+  /// An override's lines, those libical refuses wrapped in `X-REMCONV-INVALID`.
+  private static func encodingInvalidLines(_ block: ComponentBlock, dropped: Set<Int>) -> [String] {
+    block.lines.enumerated().map { index, line in dropped.contains(index) ? encodedInvalid(line.text) : line.text }
+  }
+
   /// VTIMEZONEs the kept lines need that the writer cannot rebuild (TZIDs that are not IANA).
-  private func timeZonesUsed(by fields: Fields, overrides: [ComponentBlock]) -> [String: JSONValue] {
+  private func timeZonesUsed(by fields: Fields, overrides: [[String]]) -> [String: JSONValue] {
     var texts = fields.lines
-    texts += fields.invalid.values.compactMap(\.stringValue)
-    for override in overrides { texts += override.lines.map(\.text) }
+    for override in overrides { texts += override }
     var result: [String: JSONValue] = [:]
     for text in texts {
       guard let tzid = ContentLineParts(text)?.parameter("TZID"), result[tzid] == nil,

@@ -22,7 +22,6 @@ final class VTodoEncoder {
     let ical = reminder.extra["ical"]?.objectValue ?? [:]
     let parameters = ical["parameters"]?.objectValue ?? [:]
     var lines = ["BEGIN:VTODO"]
-    var written: Set<String> = []
     var tzids: [String] = []
 
     func property(_ name: String, _ ownParameters: [String] = [], _ value: String) {
@@ -30,7 +29,6 @@ final class VTodoEncoder {
       for parameter in ownParameters { line += ";" + parameter }
       if let kept = parameters[name]?.stringValue { line += ";" + kept }
       lines.append(line + ":" + value)
-      written.insert(name)
     }
 
     property("UID", [], ICSText.escape(reminder.id))
@@ -93,9 +91,9 @@ final class VTodoEncoder {
     passedThrough["ical"] = nil
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", [], ICSText.escape(json)) }
 
-    // A value that could not be read is put back only where the model has none.
-    for (name, raw) in (ical["invalid"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-      if !written.contains(name), let line = raw.stringValue { lines.append(line) }
+    // Lines that could not be read go back wrapped, so the output stays valid iCalendar.
+    for raw in ical["invalid"]?.arrayValue ?? [] {
+      if let line = raw.stringValue { lines.append(VTodoDecoder.encodedInvalid(line)) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
     lines.append("END:VTODO")

@@ -1,30 +1,44 @@
 /// A component cut from the stream: its content lines from `BEGIN` to `END`.
 struct ComponentBlock: Sendable {
   /// The component name in upper case (`VTODO`, `VTIMEZONE`, `VEVENT`).
-  var name: String
+  let name: String
   /// Every line from `BEGIN:` to the matching `END:`; empty for components read only to skip.
-  var lines: [ContentLine]
+  let lines: [ContentLine]
   /// The line of `BEGIN:`.
-  var startLine: Int
+  let startLine: Int
+  /// The indices in `lines` of the component's own properties (not its sub-components').
+  let topLevel: [Int]
 
-  /// The properties of the component itself (not of its sub-components), with their indices.
-  func topLevelProperties() -> [(index: Int, line: ContentLine)] {
-    var result: [(Int, ContentLine)] = []
+  init(name: String, lines: [ContentLine], startLine: Int) {
+    self.name = name
+    self.lines = lines
+    self.startLine = startLine
+    var topLevel: [Int] = []
     var depth = 0
     for (index, line) in lines.enumerated() {
       switch line.boundary {
       case .begin: depth += 1
       case .end: depth -= 1
-      case nil: if depth == 1 { result.append((index, line)) }
+      case nil: if depth == 1 { topLevel.append(index) }
       }
     }
-    return result
+    self.topLevel = topLevel
+  }
+
+  /// The component's own properties, with their indices.
+  func topLevelProperties() -> [(index: Int, line: ContentLine)] {
+    topLevel.map { ($0, lines[$0]) }
+  }
+
+  /// Whether the component has a property `name` of its own.
+  func has(_ name: String) -> Bool {
+    topLevel.contains { lines[$0].name == name }
   }
 
   /// The value of the first top-level property `name`, unescaped.
   func firstValue(of name: String) -> String? {
-    for (_, line) in topLevelProperties() where line.name == name {
-      return line.parts.map { ICSText.unescape($0.value) }
+    for index in topLevel where lines[index].name == name {
+      return lines[index].parts.map { ICSText.unescape($0.value) }
     }
     return nil
   }
@@ -115,12 +129,12 @@ final class ComponentCutter {
   /// Reads from `first` (a `BEGIN:`) to its matching `END:`.
   private func readComponent(_ name: String, first: ContentLine) throws(RemconvError) -> ComponentBlock {
     let keep = kept.contains(name)
-    var block = ComponentBlock(name: name, lines: keep ? [first] : [], startLine: first.line)
+    var lines = keep ? [first] : []
     var open: [(name: String, line: Int)] = [(name, first.line)]
     var size = first.text.utf8.count
-    while let line = try lines.next() {
+    while let line = try self.lines.next() {
       if keep {
-        block.lines.append(line)
+        lines.append(line)
         size += line.text.utf8.count
         if size > InputLimits.maximumDocumentSize {
           throw RemconvError.invalidInput(
@@ -140,7 +154,7 @@ final class ComponentCutter {
           throw malformed("END:\(inner) does not match BEGIN:\(innermost.name) at line \(innermost.line)", line.line)
         }
         open.removeLast()
-        if open.isEmpty { return block }
+        if open.isEmpty { return ComponentBlock(name: name, lines: lines, startLine: first.line) }
       case nil:
         break
       }

@@ -172,9 +172,7 @@ final class ICSReader: ReminderReader {
     }
   }
 
-  private static func isOverride(_ block: ComponentBlock) -> Bool {
-    block.topLevelProperties().contains { $0.line.name == "RECURRENCE-ID" }
-  }
+  private static func isOverride(_ block: ComponentBlock) -> Bool { block.has("RECURRENCE-ID") }
 }
 
 /// The first pass over an input: VTIMEZONEs and parent-to-child links.

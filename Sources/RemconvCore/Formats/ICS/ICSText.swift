@@ -5,44 +5,50 @@ enum ICSText {
 
   /// Escapes a TEXT value: backslash, semicolon, comma, and line breaks as `\n`.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "\\": escaped += "\\\\"
-      case ";": escaped += "\\;"
-      case ",": escaped += "\\,"
-      case "\n", "\r\n", "\r": escaped += "\\n"
-      default: escaped.append(character)
-      }
+    let utf8 = text.utf8
+    guard utf8.contains(where: { $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 == 0x0A || $0 == 0x0D }) else {
+      return text
     }
-    return escaped
+    var escaped: [UInt8] = []
+    escaped.reserveCapacity(utf8.count + 8)
+    var previous: UInt8 = 0
+    for byte in utf8 {
+      switch byte {
+      case 0x5C, 0x3B, 0x2C: escaped += [0x5C, byte]
+      case 0x0D: escaped += [0x5C, UInt8(ascii: "n")]
+      case 0x0A where previous == 0x0D: break  // CRLF is one line break
+      case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
+      default: escaped.append(byte)
+      }
+      previous = byte
+    }
+    return String(decoding: escaped, as: UTF8.self)
   }
 
   /// Unescapes a TEXT value. Besides the RFC's escapes it accepts `\N` and Outlook's `\:`; a
   /// backslash before any other character is kept as written.
   static func unescape(_ text: some StringProtocol) -> String {
-    guard text.contains("\\") else { return String(text) }
-    var result = ""
-    var iterator = text.makeIterator()
-    while let character = iterator.next() {
-      guard character == "\\" else {
-        result.append(character)
+    let utf8 = text.utf8
+    guard utf8.contains(0x5C) else { return String(text) }
+    var result: [UInt8] = []
+    result.reserveCapacity(utf8.count)
+    var iterator = utf8.makeIterator()
+    while let byte = iterator.next() {
+      guard byte == 0x5C else {
+        result.append(byte)
         continue
       }
       guard let escaped = iterator.next() else {
-        result.append("\\")
+        result.append(0x5C)
         break
       }
       switch escaped {
-      case "n", "N": result.append("\n")
-      case "\\", ";", ",", ":": result.append(escaped)
-      default:
-        result.append("\\")
-        result.append(escaped)
+      case UInt8(ascii: "n"), UInt8(ascii: "N"): result.append(0x0A)
+      case 0x5C, 0x3B, 0x2C, 0x3A: result.append(escaped)
+      default: result += [0x5C, escaped]
       }
     }
-    return result
+    return String(decoding: result, as: UTF8.self)
   }
 
   /// Splits a list value (`CATEGORIES:a\,b,c`) at the commas that are not escaped, and

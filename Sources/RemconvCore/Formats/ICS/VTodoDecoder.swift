@@ -51,7 +51,7 @@ struct VTodoDecoder {
     let properties = master.topLevelProperties()
     let due = properties.first { $0.line.name == "DUE" && !dropped.contains($0.index) }
       .flatMap { $0.line.parts.flatMap(ICSDateValue.init) }
-    let recurs = properties.contains { $0.line.name == "RRULE" || $0.line.name == "RDATE" }
+    let recurs = master.has("RRULE") || master.has("RDATE")
     var seenNames: Set<String> = []
     var depth = 0
     for (index, line) in master.lines.enumerated() {

@@ -47,8 +47,6 @@ struct ContentLineParameter: Sendable, Equatable {
   var values: [String]
   /// The parameter exactly as written, without the leading `;`.
   var raw: String
-
-  var value: String { values.joined(separator: ",") }
 }
 
 /// A content line split at its delimiters, quotes respected.
@@ -57,8 +55,6 @@ struct ContentLineParts: Sendable, Equatable {
   var parameters: [ContentLineParameter]
   /// The raw (still escaped) value.
   var value: String
-  /// The parameters exactly as written, without the leading `;` (empty when there are none).
-  var rawParameters: String
 
   init?(_ text: String) {
     let bytes = Array(text.utf8)
@@ -66,7 +62,6 @@ struct ContentLineParts: Sendable, Equatable {
     while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":") { index += 1 }
     guard index < bytes.count else { return nil }
     name = String(decoding: bytes[0..<index], as: UTF8.self).uppercased()
-    let parametersStart = index
     var parameters: [ContentLineParameter] = []
     while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
       index += 1
@@ -101,7 +96,6 @@ struct ContentLineParts: Sendable, Equatable {
       parameters.append(ContentLineParameter(name: parameterName, values: values, raw: raw))
     }
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-    rawParameters = parametersStart < index ? String(decoding: bytes[(parametersStart + 1)..<index], as: UTF8.self) : ""
     self.parameters = parameters
     value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
   }

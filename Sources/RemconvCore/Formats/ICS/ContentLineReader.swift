@@ -13,9 +13,6 @@ final class ContentLineReader {
   private var physicalLine = 0
   private var lookaheadLine = 0
 
-  /// The number of the last physical line read.
-  var lastLine: Int { physicalLine }
-
   /// `diagnostics` nil reads silently (the pre-scan reads a file a second time).
   init(bytes: ByteReader, file: String, diagnostics: DiagnosticLog?) {
     self.bytes = bytes

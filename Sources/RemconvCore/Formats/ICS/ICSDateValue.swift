@@ -36,13 +36,4 @@ enum ICSDateValue: Equatable {
     guard text.utf8.count == 15 else { return nil }
     return LocalDateTime(iso: String(text))
   }
-
-  /// The value as written after the colon.
-  var valueText: String {
-    switch self {
-    case .date(let date): date.basicString
-    case .floating(let time), .zoned(let time, _): time.basicString
-    case .utc(let time): time.basicString + "Z"
-    }
-  }
 }

@@ -42,6 +42,22 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Someday").sorted() == ["color", "displayname", "remconv-symbol"])
   }
 
+  @Test func theSampleExportMatchesSamplesVdir() throws {
+    let bench = sampleBench()
+    let root = bench.directory.file("vdir")
+    #expect(bench.run(["export", "--format", "vdir", "-o", root]).status == .ok)
+    let sample = Repository.path("Samples/vdir")
+    let written = try FileManager.default.subpathsOfDirectory(atPath: root).sorted()
+    #expect(try FileManager.default.subpathsOfDirectory(atPath: sample).sorted() == written)
+    for path in written {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+      #expect(
+        ICSTest.withoutTimeZoneBodies(contents(root + "/" + path)) == ICSTest.withoutTimeZoneBodies(contents(sample + "/" + path)),
+        "Samples/vdir/\(path) differs")
+    }
+  }
+
   @Test func neverReplacesFilesWithoutForce() throws {
     let bench = sampleBench()
     let root = bench.directory.file("vdir")

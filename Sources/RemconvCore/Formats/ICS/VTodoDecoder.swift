@@ -47,10 +47,32 @@ struct VTodoDecoder {
       Self.encodingInvalidLines(override, dropped: reportProblems(in: override, uid: sourceUID))
     }
 
+    let fields = walk(master, dropped: dropped, uid: sourceUID)
+    let editedAt = fields.lastModified ?? (stampIsEditTime ? stampTime(fields, uid: sourceUID) : nil)
+    let uid = sourceUID ?? deriveUID(fields: fields, listID: listID, derivation: derivation, line: master.startLine)
+    let parentID = parent(of: uid, own: fields.parentID, line: master.startLine)
+
+    var ical = fields.extra
+    if !keptOverrides.isEmpty {
+      ical["overrides"] = .array(keptOverrides.map { lines in .array(lines.map(JSONValue.string)) })
+    }
+    let timezones = timeZonesUsed(by: fields, overrides: keptOverrides)
+    if !timezones.isEmpty { ical["timezones"] = .object(timezones) }
+    var extra = fields.passedThrough
+    if !ical.isEmpty { extra["ical"] = .object(ical) }
+
+    return Reminder(
+      id: uid, listID: listID, parentID: parentID, title: fields.title, notes: fields.notes,
+      isDone: fields.isDone, completedAt: fields.completedAt, flagged: fields.flagged, dueDate: fields.due,
+      priority: fields.priority, tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
+      editedAt: editedAt, extra: extra)
+  }
+
+  /// Reads the VTODO's lines into fields, keeping what is not modelled.
+  private func walk(_ master: ComponentBlock, dropped: Set<Int>, uid: String?) -> Fields {
     var fields = Fields()
-    let properties = master.topLevelProperties()
-    let due = properties.first { $0.line.name == "DUE" && !dropped.contains($0.index) }
-      .flatMap { $0.line.parts.flatMap(ICSDateValue.init) }
+    let due = master.topLevel.first { master.lines[$0].name == "DUE" && !dropped.contains($0) }
+      .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
     let recurs = master.has("RRULE") || master.has("RDATE")
     var seenNames: Set<String> = []
     var depth = 0
@@ -80,7 +102,9 @@ struct VTodoDecoder {
         continue
       }
       if !Self.repeatable.contains(name), !seenNames.insert(name).inserted {
-        session.warn("duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is", line: line.line, uid: sourceUID)
+        session.warn(
+          "duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is",
+          line: line.line, uid: uid)
         fields.lines.append(line.text)
         continue
       }
@@ -98,44 +122,31 @@ struct VTodoDecoder {
         }
         if fields.parameters[name] == nil { fields.parameters[name] = .string(parameters) }
       }
-      read(parts, line: line, uid: sourceUID, into: &fields)
+      read(parts, line: line, uid: uid, into: &fields)
     }
+    return fields
+  }
 
-    var editedAt = fields.lastModified
-    if editedAt == nil, stampIsEditTime, let (parts, line) = fields.stampLine {
-      editedAt = timestamp(parts, line: line, uid: sourceUID)
-      if editedAt == nil {
-        session.warn("invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: sourceUID)
-      }
-    }
-    let uid = sourceUID ?? deriveUID(fields: fields, due: fields.due, listID: listID, derivation: derivation, line: master.startLine)
+  /// DTSTAMP as the edit time, for VTODOs without LAST-MODIFIED.
+  private func stampTime(_ fields: Fields, uid: String?) -> Timestamp? {
+    guard let (parts, line) = fields.stampLine else { return nil }
+    if let stamp = timestamp(parts, line: line, uid: uid) { return stamp }
+    session.warn("invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: uid)
+    return nil
+  }
+
+  /// The parent: the VTODO's own link, else the one a parent states with RELTYPE=CHILD.
+  private func parent(of uid: String, own: String?, line: Int) -> String? {
     session.links.markSeen(uid)
-    var parentID = fields.parentID
-    if let link = session.links.parent(of: uid) {
-      if let own = parentID, own != link.parent {
-        session.warn(
-          "relation-conflict",
-          "\(link.parent) names this VTODO as its child, but the VTODO names \(own) as its parent; \(own) is used",
-          line: master.startLine, uid: uid)
-      } else {
-        parentID = link.parent
-      }
+    guard let link = session.links.parent(of: uid) else { return own }
+    if let own, own != link.parent {
+      session.warn(
+        "relation-conflict",
+        "\(link.parent) names this VTODO as its child, but the VTODO names \(own) as its parent; \(own) is used",
+        line: line, uid: uid)
+      return own
     }
-
-    var ical = fields.extra
-    if !keptOverrides.isEmpty {
-      ical["overrides"] = .array(keptOverrides.map { lines in .array(lines.map(JSONValue.string)) })
-    }
-    let timezones = timeZonesUsed(by: fields, overrides: keptOverrides)
-    if !timezones.isEmpty { ical["timezones"] = .object(timezones) }
-    var extra = fields.passedThrough
-    if !ical.isEmpty { extra["ical"] = .object(ical) }
-
-    return Reminder(
-      id: uid, listID: listID, parentID: parentID, title: fields.title, notes: fields.notes,
-      isDone: fields.isDone, completedAt: fields.completedAt, flagged: fields.flagged, dueDate: fields.due,
-      priority: fields.priority, tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
-      editedAt: editedAt, extra: extra)
+    return link.parent
   }
 
   // MARK: Properties
@@ -338,8 +349,8 @@ struct VTodoDecoder {
 
   // MARK: Identity, problems, zones
 
-  private func deriveUID(fields: Fields, due: DueDate?, listID: String, derivation: [String]?, line: Int) -> String {
-    let parts = derivation ?? ["ical", listID, fields.title, due?.description ?? ""]
+  private func deriveUID(fields: Fields, listID: String, derivation: [String]?, line: Int) -> String {
+    let parts = derivation ?? ["ical", listID, fields.title, fields.due?.description ?? ""]
     let uid = session.derivedIDs.next(parts)
     session.warn("missing-uid", "the VTODO has no UID; it gets the derived UID \(uid)", line: line, uid: nil)
     return uid

@@ -4,8 +4,9 @@ import Foundation
 /// (https://vdirsyncer.pimutils.org/en/stable/vdir.html).
 ///
 /// One subfolder per list, holding the metadata files `displayname` and `color` (and remconv's
-/// `remconv-symbol`), and one `.ics` file per reminder: a VCALENDAR with the VTODO, its
-/// RECURRENCE-ID overrides and the VTIMEZONEs they use. A folder whose own `.ics` files are
+/// own `remconv-id`, `remconv-symbol`, `remconv-created`, `remconv-extra`, which other programs
+/// ignore), and one `.ics` file per reminder: a VCALENDAR with the VTODO, its RECURRENCE-ID
+/// overrides and the VTIMEZONEs they use. A folder whose own `.ics` files are
 /// items (a single collection given directly) is read as one list.
 public enum VdirFormat {
   public static let descriptor = FormatDescriptor(
@@ -17,7 +18,10 @@ public enum VdirFormat {
 
   static let displayNameFile = "displayname"
   static let colorFile = "color"
+  static let idFile = "remconv-id"
   static let symbolFile = "remconv-symbol"
+  static let createdFile = "remconv-created"
+  static let extraFile = "remconv-extra"
 
   /// Reads every collection of a vdir, one item file at a time.
   final class Reader: ReminderReader {
@@ -103,19 +107,42 @@ public enum VdirFormat {
       let folderName = URL(fileURLWithPath: folder).lastPathComponent
       let name = metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
         ?? VdirNames.decoded(folderName)
-      var list = ReminderList(id: StableID.derived(["list", ListName.key(for: name)]), name: name)
+      let id = metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      var list = ReminderList(id: id ?? StableID.derived(["list", ListName.key(for: name)]), name: name)
       if let symbol = metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
+      if let created = metadata(createdFile, in: folder), !created.isEmpty {
+        if let timestamp = Timestamp(iso: created) {
+          list.createdAt = timestamp
+        } else {
+          invalidMetadata(createdFile, created, in: folder, list: &list, "is not an ISO 8601 instant")
+        }
+      }
+      if let extra = metadata(extraFile, in: folder), !extra.isEmpty {
+        if let object = ICSPassThrough.decode(extra) {
+          list.extra.merge(object) { _, new in new }
+        } else {
+          invalidMetadata(extraFile, extra, in: folder, list: &list, "is not a JSON object")
+        }
+      }
       if let color = metadata(colorFile, in: folder), !color.isEmpty {
         if let normalized = ListColor.normalized(color) {
           list.color = normalized
         } else {
-          context.diagnostics.warning(
-            "invalid-value", "the colour '\(color)' is not #RRGGBB; it is kept in the list's extra.vdir.color",
-            at: SourceLocation(file: folder + "/" + colorFile), uid: list.id)
-          list.extra["vdir"] = .object(["color": .string(color)])
+          invalidMetadata(colorFile, color, in: folder, list: &list, "is not a #RRGGBB colour")
         }
       }
       return list
+    }
+
+    /// Warns about a metadata file that cannot be read and keeps its text in
+    /// `extra["vdir"]["invalid"]`, from where the writer puts it back.
+    private func invalidMetadata(_ file: String, _ text: String, in folder: String, list: inout ReminderList, _ reason: String) {
+      context.diagnostics.warning(
+        "invalid-value", "'\(text)' \(reason); it is kept in the list's extra.vdir.invalid",
+        at: SourceLocation(file: folder + "/" + file), uid: list.id)
+      var invalid = list.extra["vdir"]?["invalid"]?.objectValue ?? [:]
+      invalid[file] = .string(text)
+      list.extra["vdir"] = .object(["invalid": .object(invalid)])
     }
 
     private func metadata(_ name: String, in folder: String) -> String? {
@@ -154,7 +181,6 @@ public enum VdirFormat {
     static let inputOrder = WriterInputOrder.groupedByList
     private let root: String
     private let options: WriterOptions
-    private let diagnostics: DiagnosticLog
     private let encoder: VTodoEncoder
     private let timezones: VTimezoneSource
     private var folder: String?
@@ -166,7 +192,6 @@ public enum VdirFormat {
       }
       self.root = root
       options = context.options
-      diagnostics = context.diagnostics
       encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
       timezones = VTimezoneSource(diagnostics: context.diagnostics)
       try Self.makeFolder(root, followLink: true)
@@ -183,16 +208,17 @@ public enum VdirFormat {
       let path = root + "/" + name
       try Self.makeFolder(path, followLink: false)
       folder = path
-      try writeMetadata(displayNameFile, list.name, in: path)
-      if let color = list.color ?? list.extra["vdir"]?["color"]?.stringValue {
-        try writeMetadata(colorFile, color, in: path)
-      }
-      if list.symbol != ReminderList.defaultSymbol { try writeMetadata(symbolFile, list.symbol, in: path) }
-      if list.createdAt != nil || list.extra.contains(where: { $0.key != "vdir" }) {
-        diagnostics.warning(
-          "cannot-carry", "a vdir keeps a list's name, colour and symbol only; its creation time and extra data are not written",
-          uid: list.id)
-      }
+      // What could not be read goes back where the list has no value of its own.
+      var metadata = list.extra["vdir"]?["invalid"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+      metadata[displayNameFile] = list.name
+      metadata[idFile] = list.id
+      if let color = list.color { metadata[colorFile] = color }
+      if list.symbol != ReminderList.defaultSymbol { metadata[symbolFile] = list.symbol }
+      if let created = list.createdAt { metadata[createdFile] = created.description }
+      var extra = list.extra
+      extra["vdir"] = nil
+      if let json = ICSPassThrough.encode(extra) { metadata[extraFile] = json }
+      for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { try writeMetadata(name, value, in: path) }
     }
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {

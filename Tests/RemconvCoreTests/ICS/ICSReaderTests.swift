@@ -279,6 +279,22 @@ import Testing
     #expect(result.warnings("stray-component").count == 1)
   }
 
+  @Test func standardInputIsRecognisedAsICalendar() throws {
+    let bench = TestBench()
+    let text = try String(contentsOfFile: ICSTest.fixture("due-kinds.ics"), encoding: .utf8)
+    let result = bench.run(["import", "-"], input: text)
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(result.errors.contains("5 added"))
+    #expect(bench.snapshot().contains(#""name": "Due kinds""#))
+  }
+
+  @Test func strictRefusesAFileWithWarnings() {
+    let bench = TestBench()
+    let result = bench.run(["import", "--strict", ICSTest.fixture("quirks.ics")])
+    #expect(result.status == .dataError)
+    #expect(!bench.snapshot().contains("q-flagged"))
+  }
+
   // MARK: Broken structure
 
   @Test(arguments: [

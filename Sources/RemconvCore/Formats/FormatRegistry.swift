@@ -30,6 +30,8 @@ public enum FormatRegistry {
     TodoistCSVFormat.descriptor,
     TickTickCSVFormat.descriptor,
     RemconvCSVFormat.descriptor,
+    ICSFormat.descriptor,
+    VdirFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

@@ -1,0 +1,170 @@
+/// A component cut from the stream: its content lines from `BEGIN` to `END`.
+struct ComponentBlock: Sendable {
+  /// The component name in upper case (`VTODO`, `VTIMEZONE`, `VEVENT`).
+  let name: String
+  /// Every line from `BEGIN:` to the matching `END:`; empty for components read only to skip.
+  let lines: [ContentLine]
+  /// The line of `BEGIN:`.
+  let startLine: Int
+  /// The indices in `lines` of the component's own properties (not its sub-components').
+  let topLevel: [Int]
+
+  init(name: String, lines: [ContentLine], startLine: Int) {
+    self.name = name
+    self.lines = lines
+    self.startLine = startLine
+    var topLevel: [Int] = []
+    var depth = 0
+    for (index, line) in lines.enumerated() {
+      switch line.boundary {
+      case .begin: depth += 1
+      case .end: depth -= 1
+      case nil: if depth == 1 { topLevel.append(index) }
+      }
+    }
+    self.topLevel = topLevel
+  }
+
+  /// The component's own properties, with their indices.
+  func topLevelProperties() -> [(index: Int, line: ContentLine)] {
+    topLevel.map { ($0, lines[$0]) }
+  }
+
+  /// Whether the component has a property `name` of its own.
+  func has(_ name: String) -> Bool {
+    topLevel.contains { lines[$0].name == name }
+  }
+
+  /// The value of the first top-level property `name`, unescaped.
+  func firstValue(of name: String) -> String? {
+    for index in topLevel where lines[index].name == name {
+      return lines[index].parts.map { ICSText.unescape($0.value) }
+    }
+    return nil
+  }
+
+  /// The text libical parses: the lines joined by CRLF.
+  var text: [UInt8] {
+    var bytes: [UInt8] = []
+    for line in lines {
+      bytes.append(contentsOf: line.text.utf8)
+      bytes.append(0x0D)
+      bytes.append(0x0A)
+    }
+    return bytes
+  }
+}
+
+/// What the cutter finds, in stream order.
+enum CutterEvent {
+  case calendarBegin(line: Int)
+  /// A property of the VCALENDAR (`NAME`, `X-WR-CALNAME`, `PRODID`, ...).
+  case calendarProperty(ContentLine)
+  /// A component. `insideCalendar` is false for components found outside any VCALENDAR.
+  case component(ComponentBlock, insideCalendar: Bool)
+  case calendarEnd(line: Int)
+}
+
+/// Cuts an iCalendar stream at component boundaries, so that a reader holds one component at
+/// a time however large the file.
+///
+/// Broken structure throws `malformedInput` with the line: input that is not iCalendar, an
+/// `END` that closes nothing or the wrong component, a component never closed, a property
+/// outside any component, nesting beyond `InputLimits.maximumNestingDepth`.
+final class ComponentCutter {
+  private let lines: ContentLineReader
+  private let file: String
+  /// Components whose lines are kept; others are read and dropped.
+  private let kept: Set<String>
+  private var calendarStart: Int?
+  private var sawContent = false
+
+  init(lines: ContentLineReader, file: String, keeping kept: Set<String>) {
+    self.lines = lines
+    self.file = file
+    self.kept = kept
+  }
+
+  func next() throws(RemconvError) -> CutterEvent? {
+    while let line = try lines.next() {
+      let boundary = line.boundary
+      if !sawContent, boundary == nil {
+        throw malformed("this is not iCalendar: expected BEGIN:VCALENDAR, found '\(line.text.prefix(40))'", line.line)
+      }
+      sawContent = true
+      if let start = calendarStart {
+        switch boundary {
+        case .begin("VCALENDAR"):
+          throw malformed("BEGIN:VCALENDAR inside the VCALENDAR that begins at line \(start)", line.line)
+        case .begin(let name):
+          return .component(try readComponent(name, first: line), insideCalendar: true)
+        case .end("VCALENDAR"):
+          calendarStart = nil
+          return .calendarEnd(line: line.line)
+        case .end(let name):
+          throw malformed("END:\(name) does not close the VCALENDAR that begins at line \(start)", line.line)
+        case nil:
+          return .calendarProperty(line)
+        }
+      }
+      switch boundary {
+      case .begin("VCALENDAR"):
+        calendarStart = line.line
+        return .calendarBegin(line: line.line)
+      case .begin(let name):
+        return .component(try readComponent(name, first: line), insideCalendar: false)
+      case .end(let name):
+        throw malformed("END:\(name) without a BEGIN:\(name)", line.line)
+      case nil:
+        throw malformed("a property outside any component: '\(line.text.prefix(40))'", line.line)
+      }
+    }
+    if let start = calendarStart {
+      throw malformed("the VCALENDAR that begins here is never closed (no END:VCALENDAR before the end of the input)", start)
+    }
+    if !sawContent { throw malformed("the input is empty, not iCalendar", nil) }
+    return nil
+  }
+
+  /// Reads from `first` (a `BEGIN:`) to its matching `END:`.
+  private func readComponent(_ name: String, first: ContentLine) throws(RemconvError) -> ComponentBlock {
+    let keep = kept.contains(name)
+    var lines = keep ? [first] : []
+    var open: [(name: String, line: Int)] = [(name, first.line)]
+    var size = first.text.utf8.count
+    while let line = try self.lines.next() {
+      if keep {
+        lines.append(line)
+        size += line.text.utf8.count
+        if size > InputLimits.maximumDocumentSize {
+          throw RemconvError.invalidInput(
+            "the \(name) is larger than the limit of \(InputLimits.maximumDocumentSize) bytes",
+            at: SourceLocation(file: file, line: first.line))
+        }
+      }
+      switch line.boundary {
+      case .begin(let inner):
+        open.append((inner, line.line))
+        if open.count > InputLimits.maximumNestingDepth {
+          throw malformed("components nest deeper than \(InputLimits.maximumNestingDepth) levels", line.line)
+        }
+      case .end(let inner):
+        guard let innermost = open.last else { break }
+        guard inner == innermost.name else {
+          throw malformed("END:\(inner) does not match BEGIN:\(innermost.name) at line \(innermost.line)", line.line)
+        }
+        open.removeLast()
+        if open.isEmpty { return ComponentBlock(name: name, lines: lines, startLine: first.line) }
+      case nil:
+        break
+      }
+    }
+    let innermost = open.last ?? (name, first.line)
+    throw malformed(
+      "BEGIN:\(innermost.name) is never closed (no END:\(innermost.name) before the end of the input)", innermost.line)
+  }
+
+  private func malformed(_ message: String, _ line: Int?) -> RemconvError {
+    .malformedInput(message, at: SourceLocation(file: file, line: line))
+  }
+}

@@ -1,0 +1,147 @@
+/// One iCalendar content line after unfolding (RFC 5545 §3.1), with the physical line it
+/// started on, for messages.
+struct ContentLine: Sendable, Equatable {
+  /// The unfolded line, without its terminator.
+  let text: String
+  /// The 1-based physical line the content line starts on.
+  let line: Int
+  /// The property or keyword name in upper case: everything before the first `;` or `:`.
+  let name: String
+  /// `BEGIN:NAME` or `END:NAME`, with the component name in upper case.
+  let boundary: ComponentBoundary?
+
+  init(text: String, line: Int) {
+    self.text = text
+    self.line = line
+    // Names and component names are ASCII; reading them as bytes keeps a 100k-item file fast.
+    let utf8 = text.utf8
+    let nameEnd = utf8.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") } ?? utf8.endIndex
+    name = Self.asciiUppercased(utf8[..<nameEnd])
+    if (name == "BEGIN" || name == "END"), nameEnd < utf8.endIndex, utf8[nameEnd] == UInt8(ascii: ":") {
+      let component = Self.asciiUppercased(utf8[utf8.index(after: nameEnd)...]).trimmingASCIIWhitespace()
+      boundary = component.isEmpty ? nil : (name == "BEGIN" ? .begin(component) : .end(component))
+    } else {
+      boundary = nil
+    }
+  }
+
+  /// The line split into name, parameters and value; nil when it has no `:` outside quotes.
+  var parts: ContentLineParts? { ContentLineParts(text) }
+
+  private static func asciiUppercased(_ bytes: String.UTF8View.SubSequence) -> String {
+    String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+  }
+}
+
+/// A line that opens or closes a component.
+enum ComponentBoundary: Equatable {
+  case begin(String)
+  case end(String)
+}
+
+/// One parameter of a content line: `TZID=Europe/Berlin`, `MEMBER="a","b"`.
+struct ContentLineParameter: Sendable, Equatable {
+  /// Upper case.
+  var name: String
+  /// The values, with surrounding quotes removed.
+  var values: [String]
+  /// The parameter exactly as written, without the leading `;`.
+  var raw: String
+}
+
+/// A content line split at its delimiters, quotes respected.
+struct ContentLineParts: Sendable, Equatable {
+  var name: String
+  var parameters: [ContentLineParameter]
+  /// The raw (still escaped) value.
+  var value: String
+
+  init?(_ text: String) {
+    let bytes = Array(text.utf8)
+    var index = 0
+    while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":") { index += 1 }
+    guard index < bytes.count else { return nil }
+    name = String(decoding: bytes[0..<index], as: UTF8.self).uppercased()
+    var parameters: [ContentLineParameter] = []
+    while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+      index += 1
+      let nameStart = index
+      while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ":"),
+        bytes[index] != UInt8(ascii: ";")
+      {
+        index += 1
+      }
+      let parameterName = String(decoding: bytes[nameStart..<index], as: UTF8.self).uppercased()
+      var values: [String] = []
+      if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+        repeat {
+          index += 1
+          if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            let valueStart = index + 1
+            guard let closing = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            values.append(String(decoding: bytes[valueStart..<closing], as: UTF8.self))
+            index = closing + 1
+          } else {
+            let valueStart = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: ";"),
+              bytes[index] != UInt8(ascii: ":")
+            {
+              index += 1
+            }
+            values.append(String(decoding: bytes[valueStart..<index], as: UTF8.self))
+          }
+        } while index < bytes.count && bytes[index] == UInt8(ascii: ",")
+      }
+      let raw = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+      parameters.append(ContentLineParameter(name: parameterName, values: values, raw: raw))
+    }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+    self.parameters = parameters
+    value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+  }
+
+  /// The first value of the parameter `name` (upper case).
+  func parameter(_ name: String) -> String? {
+    parameters.first { $0.name == name }?.values.first
+  }
+
+  /// The parameters other than `excluded`, as written (`LANGUAGE=de;X-FOO=1`), or nil.
+  func parameterText(excluding excluded: Set<String>) -> String? {
+    let kept = parameters.filter { !excluded.contains($0.name) }
+    guard !kept.isEmpty else { return nil }
+    return kept.map(\.raw).joined(separator: ";")
+  }
+}
+
+extension ContentLineParameter {
+  /// `NAME=value[,value]`, quoting values that hold `:`, `;` or `,` (RFC 5545 §3.2). A double
+  /// quote cannot appear in a parameter value; it is written as `^'` (RFC 6868), as are `^`
+  /// and line breaks.
+  static func format(name: String, values: [String]) -> String {
+    let encodedValues = values.map { value -> String in
+      var encoded = ""
+      for character in value {
+        switch character {
+        case "^": encoded += "^^"
+        case "\"": encoded += "^'"
+        case "\n", "\r\n", "\r": encoded += "^n"
+        default: encoded.append(character)
+        }
+      }
+      let needsQuotes = encoded.contains { $0 == ":" || $0 == ";" || $0 == "," }
+      return needsQuotes ? "\"" + encoded + "\"" : encoded
+    }
+    return name + "=" + encodedValues.joined(separator: ",")
+  }
+}
+
+extension StringProtocol {
+  /// The text without leading and trailing spaces and tabs.
+  func trimmingASCIIWhitespace() -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+      return ""
+    }
+    return String(self[first...last])
+  }
+}

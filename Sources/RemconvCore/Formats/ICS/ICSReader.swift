@@ -1,0 +1,246 @@
+import Foundation
+
+/// Reads an iCalendar stream as lists and reminders, one VTODO (with its overrides) at a time.
+///
+/// A first pass (the pre-scan) collects the few things that may come after what needs them:
+/// VTIMEZONEs (Apple writes them after the VTODO) and `RELATED-TO;RELTYPE=CHILD` links (a
+/// child may come before its parent). Standard input is spooled to an unlinked temporary file
+/// for this. The second pass cuts the stream at component boundaries: each VCALENDAR becomes a
+/// list, each VTODO a reminder, VEVENT, VJOURNAL and other components are counted as skipped.
+final class ICSReader: ReminderReader {
+  private let session: ICSReadSession
+  private let cutter: ComponentCutter
+  /// Set when reading one vdir item: every reminder goes to this list, calendars make none.
+  private let itemList: ReminderList?
+  /// What identifies a UID-less item (a vdir file's name), instead of its title and due date.
+  private let derivation: [String]?
+  /// The name of a list for a calendar that names none.
+  private let fallbackName: String
+  /// A reader of a whole input reports the children its parents name but it lacks.
+  private let reportsMissingChildren: Bool
+
+  private var queue: [SourceRecord] = []
+  private var calendarProperties: [ContentLine] = []
+  private var calendarList: ReminderList?
+  private var propertiesAfterList = false
+  private var strayList: ReminderList?
+  /// VTODOs with one UID, next to each other: a master and its RECURRENCE-ID overrides.
+  private var group: [ComponentBlock] = []
+  private var groupListID = ""
+  private var groupWrittenByRemconv = false
+  private var finished = false
+
+  /// The components whose lines the reader needs; others are only counted.
+  static let keptComponents: Set<String> = ["VTODO", "VTIMEZONE"]
+
+  /// A reader of a whole `.ics` input.
+  convenience init(context: ReaderContext) throws {
+    let session = ICSReadSession(
+      file: context.source.displayName, diagnostics: context.diagnostics, options: context.options,
+      links: ChildLinks(), derivedIDs: DerivedIDGenerator())
+    let inputs = try ICSInput.openTwice(context)
+    try ICSPrescan.scan(inputs.prescan, session: session)
+    self.init(
+      bytes: inputs.main, session: session, itemList: nil, derivation: nil,
+      fallbackName: context.source.baseName ?? "Reminders", reportsMissingChildren: true)
+  }
+
+  init(
+    bytes: ByteReader, session: ICSReadSession, itemList: ReminderList?, derivation: [String]?, fallbackName: String,
+    reportsMissingChildren: Bool
+  ) {
+    self.session = session
+    self.cutter = ComponentCutter(
+      lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: session.diagnostics), file: session.file,
+      keeping: Self.keptComponents)
+    self.itemList = itemList
+    self.derivation = derivation
+    self.fallbackName = fallbackName
+    self.reportsMissingChildren = reportsMissingChildren
+  }
+
+  func next() throws -> SourceRecord? {
+    while queue.isEmpty {
+      guard !finished else { return nil }
+      guard let event = try cutter.next() else {
+        finished = true
+        flushGroup()
+        if reportsMissingChildren { session.links.reportMissing(to: session.diagnostics) }
+        break
+      }
+      handle(event)
+    }
+    return queue.isEmpty ? nil : queue.removeFirst()
+  }
+
+  private func handle(_ event: CutterEvent) {
+    switch event {
+    case .calendarBegin:
+      flushGroup()
+      calendarProperties = []
+      calendarList = nil
+      propertiesAfterList = false
+    case .calendarProperty(let line):
+      calendarProperties.append(line)
+      if calendarList != nil { propertiesAfterList = true }
+    case .component(let block, let insideCalendar):
+      if !insideCalendar, itemList == nil, block.name != "VTIMEZONE" {
+        session.warn(
+          "stray-component", "BEGIN:\(block.name) outside any VCALENDAR; it is read as if it were inside one",
+          line: block.startLine, uid: nil)
+      }
+      switch block.name {
+      case "VTIMEZONE":
+        session.zones.add(block)
+      case "VTODO":
+        add(block, listID: listID(insideCalendar: insideCalendar))
+      default:
+        queue.append(.skipped(kind: block.name, session.location(block.startLine)))
+      }
+    case .calendarEnd:
+      flushGroup()
+      guard itemList == nil else { return }
+      if calendarList == nil, VCalendarDecoder.hasName(calendarProperties) {
+        queue.append(.list(decodeCalendar()))
+      } else if let list = calendarList, propertiesAfterList {
+        var updated = decodeCalendar()
+        updated.id = list.id
+        if updated != list { queue.append(.list(updated)) }
+      }
+      calendarProperties = []
+      calendarList = nil
+    }
+  }
+
+  /// The list for a VTODO, announcing it before its first reminder.
+  private func listID(insideCalendar: Bool) -> String {
+    if let itemList { return itemList.id }
+    if insideCalendar {
+      if let calendarList { return calendarList.id }
+      let list = decodeCalendar()
+      calendarList = list
+      queue.append(.list(list))
+      return list.id
+    }
+    if let strayList { return strayList.id }
+    let list = ReminderList(id: StableID.derived(["list", ListName.key(for: fallbackName)]), name: fallbackName)
+    strayList = list
+    queue.append(.list(list))
+    return list.id
+  }
+
+  private func decodeCalendar() -> ReminderList {
+    VCalendarDecoder(session: session).decode(calendarProperties, fallbackName: fallbackName)
+  }
+
+  private func add(_ block: ComponentBlock, listID: String) {
+    if let uid = block.firstValue(of: "UID"), !uid.isEmpty, let first = group.first, listID == groupListID,
+      first.firstValue(of: "UID") == uid
+    {
+      group.append(block)
+      return
+    }
+    flushGroup()
+    group = [block]
+    groupListID = listID
+    groupWrittenByRemconv = calendarProperties.contains { line in
+      line.name == "PRODID" && line.parts?.value == ICSFormat.productID
+    }
+  }
+
+  /// Decodes the held group: the master with its overrides; an extra master with the same UID
+  /// as a reminder of its own (the merge engine reports the duplicate).
+  private func flushGroup() {
+    guard !group.isEmpty else { return }
+    defer { group = [] }
+    var masters = group.filter { !Self.isOverride($0) }
+    var overrides = group.filter(Self.isOverride)
+    if masters.isEmpty {
+      let first = overrides.removeFirst()
+      session.warn(
+        "orphan-override",
+        "this VTODO overrides one occurrence (RECURRENCE-ID) of a VTODO that is not next to it; it is imported as a reminder of its own",
+        line: first.startLine, uid: first.firstValue(of: "UID"))
+      masters = [first]
+    }
+    let decoder = VTodoDecoder(session: session)
+    for (index, master) in masters.enumerated() {
+      let reminder = decoder.decode(
+        master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation,
+        stampIsEditTime: !groupWrittenByRemconv)
+      queue.append(.reminder(reminder, session.location(master.startLine)))
+    }
+  }
+
+  private static func isOverride(_ block: ComponentBlock) -> Bool { block.has("RECURRENCE-ID") }
+}
+
+/// The first pass over an input: VTIMEZONEs and parent-to-child links.
+enum ICSPrescan {
+  static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) {
+    let cutter = ComponentCutter(
+      lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
+      keeping: ICSReader.keptComponents)
+    while let event = try cutter.next() {
+      guard case .component(let block, _) = event else { continue }
+      if block.name == "VTIMEZONE" {
+        session.zones.add(block)
+      } else if let parent = block.firstValue(of: "UID"), !parent.isEmpty {
+        for (_, line) in block.topLevelProperties() where line.name == "RELATED-TO" {
+          guard let parts = line.parts, parts.parameter("RELTYPE")?.uppercased() == "CHILD" else { continue }
+          let child = ICSText.unescape(parts.value).trimmingASCIIWhitespace()
+          if !child.isEmpty { session.links.add(child: child, parent: parent, at: session.location(line.line)) }
+        }
+      }
+    }
+  }
+}
+
+/// Opens an input twice, for the pre-scan and the reading pass.
+enum ICSInput {
+  static func openTwice(_ context: ReaderContext) throws(RemconvError) -> (prescan: ByteReader, main: ByteReader) {
+    if case .file(let path) = context.source, context.preopened == nil, isRegularFile(path) {
+      return (try ByteReader.open(path: path), try ByteReader.open(path: path))
+    }
+    return try spool(context.openByteReader(), name: context.source.displayName)
+  }
+
+  static func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Copies a stream (standard input, a pipe) to a private temporary file, line by line, and
+  /// opens it twice. The file is unlinked at once: nothing is left behind.
+  private static func spool(_ input: ByteReader, name: String) throws(RemconvError) -> (prescan: ByteReader, main: ByteReader) {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("remconv-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ics").path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw .ioFailure("\(name): cannot spool to a temporary file: \(String(cString: strerror(errno)).lowercased())")
+    }
+    let second = open(path, O_RDONLY | O_CLOEXEC)
+    unlink(path)
+    guard second >= 0 else {
+      close(descriptor)
+      throw .ioFailure("\(name): cannot reopen the spooled input: \(String(cString: strerror(errno)).lowercased())")
+    }
+    let writer = ByteWriter(fileDescriptor: descriptor, name: name)
+    do {
+      while let line = try input.readLine() {
+        try writer.write(bytes: line)
+        try writer.write(byte: 0x0A)
+      }
+      try writer.flush()
+    } catch {
+      close(descriptor)
+      close(second)
+      throw error
+    }
+    lseek(descriptor, 0, SEEK_SET)
+    return (
+      ByteReader(fileDescriptor: descriptor, name: name, ownsDescriptor: true),
+      ByteReader(fileDescriptor: second, name: name, ownsDescriptor: true)
+    )
+  }
+}

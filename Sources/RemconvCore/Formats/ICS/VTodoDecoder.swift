@@ -1,0 +1,451 @@
+import Foundation
+
+/// Turns a VTODO (with its `RECURRENCE-ID` overrides) into a reminder.
+///
+/// libical parses every component: what it rejects (its `X-LIC-ERROR`s) is reported with the
+/// line and UID, and a property it drops is not imported but kept verbatim. Values are read
+/// from the source text with remconv's own strict parsers, because libical 3.0 accepts some
+/// invalid values silently (`PRIORITY:x` becomes 0, a negative year passes) and loses the
+/// escaping of commas in `CATEGORIES`.
+///
+/// Everything not modelled goes to `extra["ical"]` so the writer can put it back:
+/// - `lines`: content lines of unmodelled properties and whole sub-components (VALARM, ...), in
+///   source order, exactly as read (unfolded); a line of a sub-component that libical refuses is
+///   kept as `X-REMCONV-INVALID:<the line, TEXT-escaped>`, so that what is written back stays
+///   valid iCalendar;
+/// - `invalid`: the VTODO's own lines that libical refuses or whose value cannot be read, as
+///   read (written back as `X-REMCONV-INVALID` properties, read back into `invalid`);
+/// - `parameters`: parameters of modelled properties beyond those the mapping uses, by name;
+/// - `status`, `percent`, `priority`: the exact STATUS (IN-PROCESS, CANCELLED, ...),
+///   PERCENT-COMPLETE (1–99) and PRIORITY (2–4, 6–8) where the model keeps less;
+/// - `overrides`: each `RECURRENCE-ID` instance as its lines;
+/// - `timezones`: the VTIMEZONEs of non-IANA TZIDs that kept lines use.
+struct VTodoDecoder {
+  let session: ICSReadSession
+
+  /// Properties the mapping reads; each other property is kept in `lines`.
+  static let modelled: Set<String> = [
+    "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DTSTART",
+    "CREATED", "LAST-MODIFIED", "DTSTAMP", "URL", "CATEGORIES", "RELATED-TO", "X-REMCONV-FLAGGED",
+    "X-REMCONV-EXTRA", "X-REMCONV-INVALID",
+  ]
+  /// Modelled properties that may appear more than once.
+  private static let repeatable: Set<String> = ["CATEGORIES", "RELATED-TO", "X-REMCONV-INVALID"]
+  /// Parameters the mapping itself interprets, so they are not kept in `parameters`.
+  private static let interpretedParameters: Set<String> = ["VALUE", "TZID", "RELTYPE"]
+
+  /// Decodes `master` (the VTODO without RECURRENCE-ID) and its `overrides` into a reminder of
+  /// list `listID`. `derivation` identifies the item when it has no UID. `stampIsEditTime` is
+  /// false for files remconv wrote: their DTSTAMP is the time of the export, and an edit time,
+  /// when known, is in LAST-MODIFIED.
+  func decode(
+    master: ComponentBlock, overrides: [ComponentBlock], listID: String, derivation: [String]?, stampIsEditTime: Bool
+  ) -> Reminder {
+    let sourceUID = master.firstValue(of: "UID").flatMap { $0.isEmpty ? nil : $0 }
+    let dropped = reportProblems(in: master, uid: sourceUID)
+    let keptOverrides = overrides.map { override in
+      Self.encodingInvalidLines(override, dropped: reportProblems(in: override, uid: sourceUID))
+    }
+
+    let fields = walk(master, dropped: dropped, uid: sourceUID)
+    let editedAt = fields.lastModified ?? (stampIsEditTime ? stampTime(fields, uid: sourceUID) : nil)
+    let uid = sourceUID ?? deriveUID(fields: fields, listID: listID, derivation: derivation, line: master.startLine)
+    let parentID = parent(of: uid, own: fields.parentID, line: master.startLine)
+
+    var ical = fields.extra
+    if !keptOverrides.isEmpty {
+      ical["overrides"] = .array(keptOverrides.map { lines in .array(lines.map(JSONValue.string)) })
+    }
+    let timezones = timeZonesUsed(by: fields, overrides: keptOverrides)
+    if !timezones.isEmpty { ical["timezones"] = .object(timezones) }
+    var extra = fields.passedThrough
+    if !ical.isEmpty { extra["ical"] = .object(ical) }
+
+    return Reminder(
+      id: uid, listID: listID, parentID: parentID, title: fields.title, notes: fields.notes,
+      isDone: fields.isDone, completedAt: fields.completedAt, flagged: fields.flagged, dueDate: fields.due,
+      priority: fields.priority, tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
+      editedAt: editedAt, extra: extra)
+  }
+
+  /// Reads the VTODO's lines into fields, keeping what is not modelled.
+  private func walk(_ master: ComponentBlock, dropped: Set<Int>, uid: String?) -> Fields {
+    var fields = Fields()
+    let due = master.topLevel.first { master.lines[$0].name == "DUE" && !dropped.contains($0) }
+      .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
+    let recurs = master.has("RRULE") || master.has("RDATE")
+    var seenNames: Set<String> = []
+    var depth = 0
+    for (index, line) in master.lines.enumerated() {
+      switch line.boundary {
+      case .begin:
+        depth += 1
+        if depth > 1 { fields.lines.append(line.text) }
+        continue
+      case .end:
+        if depth > 1 { fields.lines.append(line.text) }
+        depth -= 1
+        continue
+      case nil:
+        if depth > 1 {
+          fields.lines.append(dropped.contains(index) ? Self.encodedInvalid(line.text) : line.text)
+          continue
+        }
+      }
+      guard !dropped.contains(index), let parts = line.parts else {
+        fields.invalid.append(line.text)
+        continue
+      }
+      let name = parts.name
+      guard Self.modelled.contains(name) else {
+        fields.lines.append(line.text)
+        continue
+      }
+      if !Self.repeatable.contains(name), !seenNames.insert(name).inserted {
+        session.warn(
+          "duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is",
+          line: line.line, uid: uid)
+        fields.lines.append(line.text)
+        continue
+      }
+      if name == "DTSTART" {
+        // Apple writes DTSTART equal to DUE, meaning no start date. A real start (or the anchor
+        // of a recurrence) is kept as it is.
+        if let start = ICSDateValue(parts), start == due, !recurs { continue }
+        fields.lines.append(line.text)
+        continue
+      }
+      if let parameters = parts.parameterText(excluding: Self.interpretedParameters), name != "X-REMCONV-EXTRA" {
+        if name == "RELATED-TO" && !isParentRelation(parts) {
+          fields.lines.append(line.text)
+          continue
+        }
+        if fields.parameters[name] == nil { fields.parameters[name] = .string(parameters) }
+      }
+      read(parts, line: line, uid: uid, into: &fields)
+    }
+    return fields
+  }
+
+  /// DTSTAMP as the edit time, for VTODOs without LAST-MODIFIED.
+  private func stampTime(_ fields: Fields, uid: String?) -> Timestamp? {
+    guard let (parts, line) = fields.stampLine else { return nil }
+    if let stamp = timestamp(parts, line: line, uid: uid) { return stamp }
+    session.warn("invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: uid)
+    return nil
+  }
+
+  /// The parent: the VTODO's own link, else the one a parent states with RELTYPE=CHILD.
+  private func parent(of uid: String, own: String?, line: Int) -> String? {
+    session.links.markSeen(uid)
+    guard let link = session.links.parent(of: uid) else { return own }
+    if let own, own != link.parent {
+      session.warn(
+        "relation-conflict",
+        "\(link.parent) names this VTODO as its child, but the VTODO names \(own) as its parent; \(own) is used",
+        line: line, uid: uid)
+      return own
+    }
+    return link.parent
+  }
+
+  // MARK: Properties
+
+  /// What the walk over one VTODO collects.
+  private struct Fields {
+    var title = ""
+    var notes = ""
+    var statusDone = false
+    var completedAt: Timestamp?
+    var percentDone = false
+    var flagged = false
+    var due: DueDate?
+    var priority = Priority.none
+    var tags: [String] = []
+    var url: String?
+    var createdAt: Timestamp?
+    var lastModified: Timestamp?
+    var stampLine: (parts: ContentLineParts, line: ContentLine)?
+    var parentID: String?
+    var lines: [String] = []
+    var invalid: [String] = []
+    var parameters: [String: JSONValue] = [:]
+    var status: String?
+    var percent: Int?
+    var exactPriority: Int?
+    /// `X-REMCONV-EXTRA`: what other formats carried, written by remconv.
+    var passedThrough: [String: JSONValue] = [:]
+
+    var isDone: Bool { statusDone || completedAt != nil || percentDone }
+
+    var extra: [String: JSONValue] {
+      var ical: [String: JSONValue] = [:]
+      if !lines.isEmpty { ical["lines"] = .array(lines.map(JSONValue.string)) }
+      if !invalid.isEmpty { ical["invalid"] = .array(invalid.map(JSONValue.string)) }
+      if !parameters.isEmpty { ical["parameters"] = .object(parameters) }
+      if let status { ical["status"] = .string(status) }
+      if let percent { ical["percent"] = .number(percent) }
+      if let exactPriority { ical["priority"] = .number(exactPriority) }
+      return ical
+    }
+  }
+
+  private func read(_ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields) {
+    let value = parts.value
+    switch parts.name {
+    case "UID":
+      break
+    case "SUMMARY":
+      fields.title = ICSText.unescape(value)
+    case "DESCRIPTION":
+      fields.notes = ICSText.unescape(value)
+    case "STATUS":
+      switch value.trimmingASCIIWhitespace().uppercased() {
+      case "COMPLETED": fields.statusDone = true
+      case "NEEDS-ACTION": break
+      case "CANCELLED":
+        // A cancelled to-do needs no doing: it counts as done (as in todoman), and the status
+        // is kept so the writer puts CANCELLED back.
+        fields.statusDone = true
+        fields.status = "CANCELLED"
+      default:
+        fields.status = value.trimmingASCIIWhitespace()
+      }
+    case "COMPLETED":
+      guard let completed = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
+      fields.completedAt = completed
+    case "PERCENT-COMPLETE":
+      guard let percent = Int(value.trimmingASCIIWhitespace()), (0...100).contains(percent) else {
+        return invalid(parts, line, uid, &fields)
+      }
+      if percent == 100 { fields.percentDone = true } else if percent > 0 { fields.percent = percent }
+    case "PRIORITY":
+      guard let number = Int(value.trimmingASCIIWhitespace()), (0...9).contains(number) else {
+        return invalid(parts, line, uid, &fields)
+      }
+      fields.priority = ICSPriority.priority(for: number)
+      if ICSPriority.number(for: fields.priority) != number, number != 0 { fields.exactPriority = number }
+    case "DUE":
+      guard let due = dueDate(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
+      fields.due = due
+    case "CREATED":
+      guard let created = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
+      fields.createdAt = created
+    case "LAST-MODIFIED":
+      guard let modified = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
+      fields.lastModified = modified
+    case "DTSTAMP":
+      // Written anew on every export; read (after the walk) only as the edit time when
+      // LAST-MODIFIED is absent.
+      fields.stampLine = (parts, line)
+    case "URL":
+      let url = value.trimmingASCIIWhitespace()
+      if !url.isEmpty { fields.url = url }
+    case "CATEGORIES":
+      fields.tags += ICSText.splitList(value).filter { !$0.isEmpty }
+    case "RELATED-TO":
+      readRelation(parts, line: line, uid: uid, into: &fields)
+    case "X-REMCONV-FLAGGED":
+      switch value.trimmingASCIIWhitespace().uppercased() {
+      case "TRUE": fields.flagged = true
+      case "FALSE": break
+      default: invalid(parts, line, uid, &fields)
+      }
+    case "X-REMCONV-EXTRA":
+      guard let object = ICSPassThrough.decode(ICSText.unescape(value)) else { return invalid(parts, line, uid, &fields) }
+      fields.passedThrough.merge(object) { _, new in new }
+    case "X-REMCONV-INVALID":
+      fields.invalid.append(ICSText.unescape(value))
+    default:
+      fields.lines.append(line.text)
+    }
+  }
+
+  private func invalid(_ parts: ContentLineParts, _ line: ContentLine, _ uid: String?, _ fields: inout Fields) {
+    session.warn(
+      "invalid-value", "\(parts.name): '\(parts.value)' cannot be read; the line is kept in extra.ical.invalid",
+      line: line.line, uid: uid)
+    fields.parameters[parts.name] = nil
+    fields.invalid.append(line.text)
+  }
+
+  /// `RELATED-TO` with RELTYPE absent or PARENT names the parent. RELTYPE=CHILD is the same link
+  /// seen from the parent (the pre-scan gave it to the child). Other types (SIBLING and RFC
+  /// 9253's DEPENDS-ON, ...) are kept as they are.
+  private func readRelation(_ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields) {
+    let target = ICSText.unescape(parts.value).trimmingASCIIWhitespace()
+    let type = parts.parameter("RELTYPE")?.uppercased()
+    if type == "CHILD", !target.isEmpty { return }
+    if isParentRelation(parts), fields.parentID == nil, !target.isEmpty {
+      fields.parentID = target
+    } else {
+      fields.lines.append(line.text)
+    }
+  }
+
+  private func isParentRelation(_ parts: ContentLineParts) -> Bool {
+    let type = parts.parameter("RELTYPE")?.uppercased()
+    return type == nil || type == "PARENT"
+  }
+
+  // MARK: Dates
+
+  private func dueDate(_ parts: ContentLineParts, line: ContentLine, uid: String?) -> DueDate? {
+    guard let value = ICSDateValue(parts), plausible(value) else { return nil }
+    switch value {
+    case .date(let date): return .date(date)
+    case .floating(let time): return .floating(time)
+    case .utc(let time): return .utc(time)
+    case .zoned(let time, let tzid):
+      switch session.zones.zone(for: tzid, at: session.location(line.line), uid: uid) {
+      case .iana(let name): return .zoned(time, timeZone: name)
+      case .vtimezone(let zone): return .utc(LocalDateTime(secondsSinceEpoch: zone.utcSeconds(of: time)))
+      case .unknown: return .floating(time)
+      }
+    }
+  }
+
+  /// An instant (CREATED, LAST-MODIFIED, DTSTAMP, COMPLETED), which RFC 5545 wants in UTC.
+  /// Other forms are converted, with one warning per property and input.
+  private func timestamp(_ parts: ContentLineParts, line: ContentLine, uid: String?) -> Timestamp? {
+    guard let value = ICSDateValue(parts), plausible(value) else { return nil }
+    let zone = session.options.timeZone
+    switch value {
+    case .utc(let time):
+      return Timestamp(utc: time)
+    case .floating(let time):
+      session.warnOnce(
+        "floating-\(parts.name)", "floating-time",
+        "\(parts.name) has no zone although RFC 5545 wants UTC; it is read in \(zone.identifier)", line: line.line, uid: uid)
+      return Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: zone) * 1000)
+    case .zoned(let time, let tzid):
+      if let seconds = session.zones.utcSeconds(of: time, tzid: tzid, at: session.location(line.line), uid: uid) {
+        session.warnOnce(
+          "zoned-\(parts.name)", "floating-time",
+          "\(parts.name) is in TZID \(tzid) although RFC 5545 wants UTC; it is converted", line: line.line, uid: uid)
+        return Timestamp(millisecondsSinceEpoch: seconds * 1000)
+      }
+      session.warnOnce(
+        "zoned-\(parts.name)", "floating-time",
+        "\(parts.name) is in the unknown TZID \(tzid); it is read in \(zone.identifier)", line: line.line, uid: uid)
+      return Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: zone) * 1000)
+    case .date(let date):
+      session.warnOnce(
+        "date-\(parts.name)", "floating-time",
+        "\(parts.name) is a date without a time; it is read as midnight in \(zone.identifier)", line: line.line, uid: uid)
+      let midnight = LocalDateTime(date: date, hour: 0, minute: 0, second: 0) ?? LocalDateTime(secondsSinceEpoch: 0)
+      return Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: midnight, in: zone) * 1000)
+    }
+  }
+
+  /// Years before 1 or after 9999 fail to parse already; this also refuses year 0000 dates
+  /// that some producers write for "no date".
+  private func plausible(_ value: ICSDateValue) -> Bool {
+    switch value {
+    case .date(let date): date.year >= 1
+    case .floating(let time), .utc(let time), .zoned(let time, _): time.date.year >= 1
+    }
+  }
+
+  // MARK: Identity, problems, zones
+
+  private func deriveUID(fields: Fields, listID: String, derivation: [String]?, line: Int) -> String {
+    let parts = derivation ?? ["ical", listID, fields.title, fields.due?.description ?? ""]
+    let uid = session.derivedIDs.next(parts)
+    session.warn("missing-uid", "the VTODO has no UID; it gets the derived UID \(uid)", line: line, uid: nil)
+    return uid
+  }
+
+  /// Reports libical's X-LIC-ERRORs for `block` at the lines they concern, and returns the
+  /// indices of the lines whose property libical dropped.
+  private func reportProblems(in block: ComponentBlock, uid: String?) -> Set<Int> {
+    guard let problems = LibICal.problems(inComponent: block.text) else {
+      session.warn("ical-error", "libical cannot parse this \(block.name)", line: block.startLine, uid: uid)
+      return []
+    }
+    var dropped: Set<Int> = []
+    var cursor = 1
+    for problem in problems {
+      let index = lineIndex(of: problem, in: block, from: cursor) ?? lineIndex(of: problem, in: block, from: 1)
+      if let index {
+        cursor = index + 1
+        if problem.dropsProperty { dropped.insert(index) }
+      }
+      let line = index.map { block.lines[$0].line } ?? block.startLine
+      session.warn("ical-error", "libical: \(problem.message)", line: line, uid: uid)
+    }
+    return dropped
+  }
+
+  /// The line a libical message is about: the first from `start` with the property name it
+  /// names and the text it quotes.
+  private func lineIndex(of problem: ICalProblem, in block: ComponentBlock, from start: Int) -> Int? {
+    let name = problem.propertyName
+    let quoted = String(problem.quotedText.prefix(200))
+    guard start < block.lines.count else { return nil }
+    for index in start..<block.lines.count {
+      let line = block.lines[index]
+      if let name, line.name != name { continue }
+      if !quoted.isEmpty, !line.text.contains(quoted) { continue }
+      if name == nil, quoted.isEmpty { return nil }
+      return index
+    }
+    return nil
+  }
+
+  /// A line libical refuses, wrapped in a property that is valid wherever it stands.
+  static func encodedInvalid(_ text: String) -> String { "X-REMCONV-INVALID:" + ICSText.escape(text) }
+
+  /// An override's lines, those libical refuses wrapped in `X-REMCONV-INVALID`.
+  private static func encodingInvalidLines(_ block: ComponentBlock, dropped: Set<Int>) -> [String] {
+    block.lines.enumerated().map { index, line in dropped.contains(index) ? encodedInvalid(line.text) : line.text }
+  }
+
+  /// VTIMEZONEs the kept lines need that the writer cannot rebuild (TZIDs that are not IANA).
+  private func timeZonesUsed(by fields: Fields, overrides: [[String]]) -> [String: JSONValue] {
+    var texts = fields.lines
+    for override in overrides { texts += override }
+    var result: [String: JSONValue] = [:]
+    for text in texts {
+      guard let tzid = ContentLineParts(text)?.parameter("TZID"), result[tzid] == nil,
+        !TimeZoneResolver.isIANA(tzid), let block = session.zones.blocks[tzid]
+      else { continue }
+      result[tzid] = .array(block.lines.map { .string($0.text) })
+    }
+    return result
+  }
+}
+
+/// PRIORITY numbers and the model's four levels (RFC 5545 §3.8.1.9's three-level reading).
+enum ICSPriority {
+  static func priority(for number: Int) -> Priority {
+    switch number {
+    case 1...4: .high
+    case 5: .medium
+    case 6...9: .low
+    default: .none
+    }
+  }
+
+  /// What the writer writes: 1, 5, 9, or nothing for none.
+  static func number(for priority: Priority) -> Int? {
+    switch priority {
+    case .high: 1
+    case .medium: 5
+    case .low: 9
+    case .none: nil
+    }
+  }
+}
+
+/// `X-REMCONV-EXTRA`: the `extra` entries of other formats, as one JSON object, so that a
+/// reminder converted through iCalendar keeps them.
+enum ICSPassThrough {
+  static func decode(_ text: String) -> [String: JSONValue]? {
+    (try? JSONParser.parse(text, name: "X-REMCONV-EXTRA"))?.objectValue
+  }
+
+  static func encode(_ extra: [String: JSONValue]) -> String? {
+    extra.isEmpty ? nil : JSONText.encode(.object(extra))
+  }
+}

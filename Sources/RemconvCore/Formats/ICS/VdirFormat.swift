@@ -1,0 +1,322 @@
+import Foundation
+
+/// `--format vdir`: a folder as vdirsyncer, todoman and khal keep calendars
+/// (https://vdirsyncer.pimutils.org/en/stable/vdir.html).
+///
+/// One subfolder per list, holding the metadata files `displayname` and `color` (and remconv's
+/// own `remconv-id`, `remconv-symbol`, `remconv-created`, `remconv-extra`, which other programs
+/// ignore), and one `.ics` file per reminder: a VCALENDAR with the VTODO, its RECURRENCE-ID
+/// overrides and the VTIMEZONEs they use. A folder whose own `.ics` files are
+/// items (a single collection given directly) is read as one list.
+public enum VdirFormat {
+  public static let descriptor = FormatDescriptor(
+    name: "vdir", summary: "vdir folder (vdirsyncer, todoman, khal): a subfolder per list, an .ics per reminder",
+    extensions: [], isDirectory: true,
+    makeReader: { context in try Reader(context: context) },
+    makeWriter: { context in try Writer(context: context) },
+    sniff: nil)
+
+  static let displayNameFile = "displayname"
+  static let colorFile = "color"
+  static let idFile = "remconv-id"
+  static let symbolFile = "remconv-symbol"
+  static let createdFile = "remconv-created"
+  static let extraFile = "remconv-extra"
+
+  /// Reads every collection of a vdir, one item file at a time.
+  final class Reader: ReminderReader {
+    private let context: ReaderContext
+    private let root: String
+    private let links = ChildLinks()
+    private let derivedIDs = DerivedIDGenerator()
+    /// Collections not yet read, in name order.
+    private var collections: [String]
+    private var currentList: ReminderList?
+    private var currentFolder = ""
+    private var items: [String] = []
+    private var itemReader: ICSReader?
+    private var finished = false
+
+    init(context: ReaderContext) throws {
+      guard case .directory(let root) = context.source else {
+        throw RemconvError.invalidInput("\(context.source.displayName): the vdir format reads a folder")
+      }
+      self.context = context
+      self.root = root
+      collections = try Self.collections(in: root)
+      try prescanLinks()
+    }
+
+    func next() throws -> SourceRecord? {
+      while true {
+        if let itemReader {
+          if let record = try itemReader.next() { return record }
+          self.itemReader = nil
+        }
+        if let list = currentList, !items.isEmpty {
+          let name = items.removeFirst()
+          itemReader = try openItem(name, in: list)
+          continue
+        }
+        guard !collections.isEmpty else {
+          if !finished {
+            finished = true
+            links.reportMissing(to: context.diagnostics)
+          }
+          return nil
+        }
+        let folder = collections.removeFirst()
+        let list = readList(folder)
+        currentList = list
+        currentFolder = folder
+        items = try Self.itemFiles(in: folder)
+        return .list(list)
+      }
+    }
+
+    /// The root when it holds items itself, then its subfolders, without hidden ones.
+    private static func collections(in root: String) throws(RemconvError) -> [String] {
+      var folders: [String] = []
+      if try !itemFiles(in: root).isEmpty { folders.append(root) }
+      for name in try contents(of: root) where !name.hasPrefix(".") {
+        let path = root + "/" + name
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
+      }
+      return folders
+    }
+
+    /// The `.ics` files of a collection, in name order (vdir ignores other files).
+    private static func itemFiles(in folder: String) throws(RemconvError) -> [String] {
+      try contents(of: folder).filter { name in
+        guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics") else { return false }
+        return ICSInput.isRegularFile(folder + "/" + name)
+      }
+    }
+
+    private static func contents(of folder: String) throws(RemconvError) -> [String] {
+      do {
+        return try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+      } catch {
+        throw .inputMissing("\(folder): cannot list the folder: \(error.localizedDescription)")
+      }
+    }
+
+    /// A collection's list: its `displayname` (else the folder's name), `color` and symbol.
+    private func readList(_ folder: String) -> ReminderList {
+      let folderName = URL(fileURLWithPath: folder).lastPathComponent
+      let name = metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+        ?? VdirNames.decoded(folderName)
+      let id = metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      var list = ReminderList(id: id ?? StableID.derived(["list", ListName.key(for: name)]), name: name)
+      if let symbol = metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
+      if let created = metadata(createdFile, in: folder), !created.isEmpty {
+        if let timestamp = Timestamp(iso: created) {
+          list.createdAt = timestamp
+        } else {
+          invalidMetadata(createdFile, created, in: folder, list: &list, "is not an ISO 8601 instant")
+        }
+      }
+      if let extra = metadata(extraFile, in: folder), !extra.isEmpty {
+        if let object = ICSPassThrough.decode(extra) {
+          list.extra.merge(object) { _, new in new }
+        } else {
+          invalidMetadata(extraFile, extra, in: folder, list: &list, "is not a JSON object")
+        }
+      }
+      if let color = metadata(colorFile, in: folder), !color.isEmpty {
+        if let normalized = ListColor.normalized(color) {
+          list.color = normalized
+        } else {
+          invalidMetadata(colorFile, color, in: folder, list: &list, "is not a #RRGGBB colour")
+        }
+      }
+      return list
+    }
+
+    /// Warns about a metadata file that cannot be read and keeps its text in
+    /// `extra["vdir"]["invalid"]`, from where the writer puts it back.
+    private func invalidMetadata(_ file: String, _ text: String, in folder: String, list: inout ReminderList, _ reason: String) {
+      context.diagnostics.warning(
+        "invalid-value", "'\(text)' \(reason); it is kept in the list's extra.vdir.invalid",
+        at: SourceLocation(file: folder + "/" + file), uid: list.id)
+      var invalid = list.extra["vdir"]?["invalid"]?.objectValue ?? [:]
+      invalid[file] = .string(text)
+      list.extra["vdir"] = .object(["invalid": .object(invalid)])
+    }
+
+    private func metadata(_ name: String, in folder: String) -> String? {
+      guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
+      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func openItem(_ name: String, in list: ReminderList) throws -> ICSReader {
+      let path = currentFolder + "/" + name
+      let bytes = try ByteReader.open(path: path).readAll()
+      let session = ICSReadSession(
+        file: path, diagnostics: context.diagnostics, options: context.options, links: links, derivedIDs: derivedIDs)
+      try ICSPrescan.scan(ByteReader(bytes: bytes, name: path), session: session)
+      return ICSReader(
+        bytes: ByteReader(bytes: bytes, name: path), session: session, itemList: list,
+        derivation: ["vdir", list.id, name], fallbackName: list.name, reportsMissingChildren: false)
+    }
+
+    /// Collects `RELTYPE=CHILD` links of every item first: a child's file may come before its
+    /// parent's.
+    private func prescanLinks() throws {
+      let quiet = DiagnosticLog()
+      for folder in collections {
+        for name in try Self.itemFiles(in: folder) {
+          let path = folder + "/" + name
+          let session = ICSReadSession(
+            file: path, diagnostics: quiet, options: context.options, links: links, derivedIDs: derivedIDs)
+          try ICSPrescan.scan(ByteReader.open(path: path), session: session)
+        }
+      }
+    }
+  }
+
+  /// Writes a vdir: a subfolder per list, a file per reminder, each written atomically.
+  final class Writer: ReminderWriter {
+    static let inputOrder = WriterInputOrder.groupedByList
+    private let root: String
+    private let options: WriterOptions
+    private let encoder: VTodoEncoder
+    private let timezones: VTimezoneSource
+    private var folder: String?
+    private var usedFolders: Set<String> = []
+
+    init(context: WriterContext) throws {
+      guard case .directory(let root) = context.target else {
+        throw RemconvError.cannotCreateOutput("the vdir format writes a folder: give -o FOLDER")
+      }
+      self.root = root
+      options = context.options
+      encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
+      timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      try Self.makeFolder(root, followLink: true)
+    }
+
+    func beginList(_ list: ReminderList) throws {
+      var name = VdirNames.safe(list.name)
+      var suffix = 2
+      while usedFolders.contains(name.lowercased()) {
+        name = VdirNames.safe(list.name) + "-\(suffix)"
+        suffix += 1
+      }
+      usedFolders.insert(name.lowercased())
+      let path = root + "/" + name
+      try Self.makeFolder(path, followLink: false)
+      folder = path
+      // What could not be read goes back where the list has no value of its own.
+      var metadata = list.extra["vdir"]?["invalid"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+      metadata[displayNameFile] = list.name
+      metadata[idFile] = list.id
+      if let color = list.color { metadata[colorFile] = color }
+      if list.symbol != ReminderList.defaultSymbol { metadata[symbolFile] = list.symbol }
+      if let created = list.createdAt { metadata[createdFile] = created.description }
+      var extra = list.extra
+      extra["vdir"] = nil
+      if let json = ICSPassThrough.encode(extra) { metadata[extraFile] = json }
+      for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { try writeMetadata(name, value, in: path) }
+    }
+
+    func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
+      guard let folder else { throw RemconvError.cannotCreateOutput("\(root): a reminder came before its list") }
+      let encoded = encoder.encode(reminder)
+      var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + ICSFormat.productID]
+      for tzid in encoded.tzids {
+        if let zone = timezones.lines(for: tzid, keptBy: reminder) { lines += zone }
+      }
+      lines += encoded.lines
+      lines.append("END:VCALENDAR")
+      let file = try OutputFile(path: folder + "/" + VdirNames.safe(reminder.id) + ".ics", force: options.force)
+      var writer = FoldingLineWriter(output: file.writer)
+      try writer.write(lines)
+      try file.commit()
+    }
+
+    func finish() throws {
+      encoder.finish()
+    }
+
+    /// Writes a metadata file unless it already holds `value`; another value needs `--force`.
+    private func writeMetadata(_ name: String, _ value: String, in folder: String) throws {
+      let path = folder + "/" + name
+      if let existing = FileManager.default.contents(atPath: path), existing == Data(value.utf8) { return }
+      let file = try OutputFile(path: path, force: options.force)
+      try file.writer.write(value)
+      try file.commit()
+    }
+
+    /// Creates a folder, or accepts an existing one; a symbolic link is refused unless
+    /// `followLink` (the root the user named), so nothing is written outside the target.
+    private static func makeFolder(_ path: String, followLink: Bool) throws(RemconvError) {
+      var status = stat()
+      let found = followLink ? stat(path, &status) : lstat(path, &status)
+      if found == 0 {
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+          throw .cannotCreateOutput("\(path): exists and is not a folder")
+        }
+        return
+      }
+      guard mkdir(path, 0o755) == 0 else {
+        throw .cannotCreateOutput("\(path): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
+      }
+    }
+  }
+}
+
+/// File and folder names for a vdir, safe on every file system and for vdirsyncer.
+///
+/// vdirsyncer uses a UID as a file name only when every character is in `a-zA-Z0-9_.-+`
+/// (`SAFE_UID_CHARS`); every other byte is written as `%XX`, which also rules out `/`, `..`,
+/// control characters and a leading dot. Very long names are shortened with a hash, so two
+/// UIDs never share a file.
+enum VdirNames {
+  static let maximumLength = 200
+
+  static func safe(_ text: String) -> String {
+    var pieces: [String] = []
+    for (index, byte) in text.utf8.enumerated() {
+      let isSafe =
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        || (byte == UInt8(ascii: ".") && index > 0)
+      pieces.append(isSafe ? String(UnicodeScalar(byte)) : "%" + hex(byte))
+    }
+    if pieces.isEmpty { return "%00" }
+    let joined = pieces.joined()
+    guard joined.utf8.count > maximumLength else { return joined }
+    var prefix = ""
+    for piece in pieces {
+      if prefix.utf8.count + piece.utf8.count > maximumLength - 17 { break }
+      prefix += piece
+    }
+    return prefix + "-" + SHA256.hex(of: text).prefix(16)
+  }
+
+  /// Undoes `safe` for a folder name that has no `displayname` file.
+  static func decoded(_ name: String) -> String {
+    guard name.contains("%") else { return name }
+    var bytes: [UInt8] = []
+    var utf8 = Array(name.utf8)[...]
+    while let byte = utf8.first {
+      if byte == UInt8(ascii: "%"), utf8.count >= 3,
+        let value = UInt8(String(decoding: utf8.dropFirst().prefix(2), as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        utf8 = utf8.dropFirst(3)
+      } else {
+        bytes.append(byte)
+        utf8 = utf8.dropFirst()
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return byte < 16 ? "0" + digits : digits
+  }
+}

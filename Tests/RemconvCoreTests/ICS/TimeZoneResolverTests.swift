@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import RemconvCore
+
+@Suite struct TimeZoneResolverTests {
+  @Test func ianaNamesAndLinksAreIANA() {
+    #expect(TimeZoneResolver.resolve("Europe/Berlin", vtimezone: nil) == .iana("Europe/Berlin"))
+    #expect(TimeZoneResolver.resolve("US/Pacific", vtimezone: nil) == .iana("US/Pacific"))
+    #expect(TimeZoneResolver.resolve("Asia/Kolkata", vtimezone: nil) == .iana("Asia/Kolkata"))
+    #expect(TimeZoneResolver.resolve("UTC", vtimezone: nil) == .iana("UTC"))
+    #expect(!TimeZoneResolver.isIANA("W. Europe Standard Time"))
+    #expect(!TimeZoneResolver.isIANA("/freeassociation.sourceforge.net/Europe/Berlin"))
+  }
+
+  @Test func prefixedNamesResolveToTheirIANATail() {
+    for tzid in [
+      "/freeassociation.sourceforge.net/Tzfile/America/Toronto", "/freeassociation.sourceforge.net/America/Toronto",
+      "/softwarestudio.org/Olson_20011030_5/America/Toronto", "/mozilla.org/20050126_1/America/Toronto",
+    ] {
+      #expect(TimeZoneResolver.resolve(tzid, vtimezone: nil) == .mapped("America/Toronto", reason: "its IANA name after the prefix"), "\(tzid)")
+    }
+  }
+
+  @Test func aVTimezoneMayNameItsZone() {
+    let block = ComponentBlock(
+      name: "VTIMEZONE",
+      lines: [
+        ContentLine(text: "BEGIN:VTIMEZONE", line: 1), ContentLine(text: "TZID:Custom 7", line: 2),
+        ContentLine(text: "X-LIC-LOCATION:Asia/Bangkok", line: 3), ContentLine(text: "END:VTIMEZONE", line: 4),
+      ], startLine: 1)
+    #expect(TimeZoneResolver.resolve("Custom 7", vtimezone: block) == .mapped("Asia/Bangkok", reason: "the X-LIC-LOCATION of its VTIMEZONE"))
+    #expect(TimeZoneResolver.resolve("Custom 7", vtimezone: nil) == .unresolved)
+  }
+
+  @Test func windowsNamesMapToZonesThisSystemKnows() {
+    #expect(TimeZoneResolver.resolve("W. Europe Standard Time", vtimezone: nil) == .mapped("Europe/Berlin", reason: "the CLDR zone for this Windows name"))
+    #expect(TimeZoneResolver.resolve("Tokyo Standard Time", vtimezone: nil) == .mapped("Asia/Tokyo", reason: "the CLDR zone for this Windows name"))
+    for (windows, iana) in TimeZoneResolver.windowsZones {
+      #expect(TimeZoneResolver.isIANA(iana), "\(windows) → \(iana)")
+      #expect(TimeZone(identifier: iana) != nil, "\(windows) → \(iana)")
+    }
+    #expect(TimeZoneResolver.windowsZones.count > 130)
+  }
+
+  @Test func libicalBuildsVTimezonesForIANAZones() throws {
+    let lines = try #require(LibICal.builtinTimeZoneLines(for: "America/New_York"))
+    #expect(lines.first == "BEGIN:VTIMEZONE")
+    #expect(lines[1] == "TZID:America/New_York")
+    #expect(lines.last == "END:VTIMEZONE")
+    #expect(lines.contains("BEGIN:DAYLIGHT"))
+    #expect(LibICal.builtinTimeZoneLines(for: "Not/A_Zone") == nil)
+  }
+
+  @Test func aVTimezoneFromTheInputGivesInstants() throws {
+    let text = "BEGIN:VTIMEZONE\r\nTZID:Plus 0530\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\nTZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+    let zone = try #require(ICalTimeZone(vtimezone: Array(text.utf8)))
+    let wall = try #require(LocalDateTime(iso: "2026-02-02T10:00:00"))
+    #expect(LocalDateTime(secondsSinceEpoch: zone.utcSeconds(of: wall)).description == "2026-02-02T04:30:00")
+    #expect(ICalTimeZone(vtimezone: Array("BEGIN:VTODO\r\nUID:x\r\nEND:VTODO\r\n".utf8)) == nil)
+  }
+}

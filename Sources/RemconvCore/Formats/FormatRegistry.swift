@@ -23,6 +23,7 @@ public enum FormatRegistry {
   public static let all: [FormatDescriptor] = [
     RemconvJSONFormat.descriptor,
     JSONLinesFormat.descriptor,
+    OPMLFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

@@ -79,7 +79,7 @@ final class XMLStreamReader {
         XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
         return .text(string(xmlTextReaderConstValue(reader)))
       case XML_READER_TYPE_ENTITY_REFERENCE:
-        throw refusedEntity(string(xmlTextReaderConstName(reader)))
+        throw refusedEntity(string(xmlTextReaderConstName(reader)), line: lineOfCurrentNode())
       default:
         continue  // comments, processing instructions, the document type declaration
       }
@@ -107,7 +107,7 @@ final class XMLStreamReader {
         while xmlTextReaderReadAttributeValue(reader) == 1 {
           switch xmlReaderTypes(UInt32(xmlTextReaderNodeType(reader))) {
           case XML_READER_TYPE_TEXT: value += string(xmlTextReaderConstValue(reader))
-          case XML_READER_TYPE_ENTITY_REFERENCE: throw refusedEntity(string(xmlTextReaderConstName(reader)))
+          case XML_READER_TYPE_ENTITY_REFERENCE: throw refusedEntity(string(xmlTextReaderConstName(reader)), line: line)
           default: continue
           }
         }
@@ -156,10 +156,10 @@ final class XMLStreamReader {
       at: SourceLocation(file: documentName, line: line, column: column))
   }
 
-  private func refusedEntity(_ name: String) -> RemconvError {
+  private func refusedEntity(_ name: String, line: Int?) -> RemconvError {
     .malformedInput(
       "the document uses the entity '&\(name);' declared in its DTD; remconv does not expand DTD entities",
-      at: SourceLocation(file: documentName, line: lineOfCurrentNode() ?? Int(xmlTextReaderGetParserLineNumber(reader))))
+      at: SourceLocation(file: documentName, line: line))
   }
 
   private func string(_ text: UnsafePointer<xmlChar>?) -> String {

@@ -14,6 +14,8 @@ import Foundation
 /// 3. Otherwise an outline with child outlines is a list, one without is a reminder.
 /// Top-level reminders go to the default list: `--list`, else the document's `<head><title>`,
 /// else the file's name.
+///
+/// Below the top level every outline is a reminder; nesting makes subtasks.
 final class OPMLReader: ReminderReader {
   private enum Frame {
     case list(id: String)
@@ -165,11 +167,12 @@ final class OPMLReader: ReminderReader {
   }
 
   /// The list for top-level reminders: `--list` and the file's name are the import's default
-  /// (""); a document title names a list of its own.
+  /// (""); a document title names a list of its own, unless it is Logseq's placeholder
+  /// `untitled`, which Logseq writes into every export.
   private func defaultList() -> String {
     if let defaultListID { return defaultListID }
     var id = ""
-    if context.options.listName == nil, !headTitle.isEmpty {
+    if context.options.listName == nil, !headTitle.isEmpty, headTitle.lowercased() != "untitled" {
       let list = ReminderList(id: StableID.derived(["list", ListName.key(for: headTitle)]), name: headTitle)
       pending.append(.list(list))
       id = list.id

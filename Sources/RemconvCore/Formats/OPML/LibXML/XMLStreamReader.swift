@@ -136,6 +136,10 @@ final class XMLStreamReader {
   /// the document (errors inside an entity's text carry the entity's lines, not the file's).
   private func failure() -> RemconvError {
     if let inputFailure = input.failure { return inputFailure }
+    // libxml2's reader calls an empty input "Extra content at the end of the document".
+    if input.bytesRead == 0 {
+      return .malformedInput("malformed XML: the document is empty", at: SourceLocation(file: documentName, line: 1, column: 1))
+    }
     let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
     let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
     guard let error = errors.fatal ?? errors.recoverable.first else {
@@ -176,6 +180,7 @@ final class XMLStreamReader {
 private final class InputBridge {
   let bytes: ByteReader
   var failure: RemconvError?
+  private(set) var bytesRead = 0
 
   init(bytes: ByteReader) { self.bytes = bytes }
 
@@ -191,6 +196,7 @@ private final class InputBridge {
       failure = error
       return -1
     }
+    bytesRead += count
     return Int32(count)
   }
 }

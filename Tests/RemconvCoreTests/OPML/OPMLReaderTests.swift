@@ -223,4 +223,24 @@ import RemconvTestSupport
       OPMLTest.document("    <outline text=\"L\"><outline text=\"Milk\"/><outline text=\"Milk\"/></outline>"))
     #expect(again.reminders.map(\.id) == records.reminders.map(\.id))
   }
+
+  @Test func anUndeclaredPrefixIsAWarningAndTheAttributeIsKept() throws {
+    let text = OPMLTest.document("    <outline text=\"L\"><outline text=\"T\" foo:bar=\"x\"/></outline>")
+    let records = try OPMLTest.read(text)
+    #expect(records.diagnostics.entries.map(\.code) == ["xml-error"])
+    #expect(records.diagnostics.entries.first?.message.contains("foo") == true)
+    let task = try #require(records.reminder(titled: "T"))
+    #expect(task.extra["opml"] == .object(["foo:bar": .string("x")]))
+    // Not a name the writer can declare: it rides in remconv:extra and comes back the same.
+    let written = try OPMLTest.write([(try #require(records.lists.first), [(task, 0)])])
+    #expect(written.contains(#"remconv:extra="{&quot;opml&quot;:{&quot;foo:bar&quot;:&quot;x&quot;}}""#))
+    #expect(try OPMLTest.read(written).reminder(titled: "T") == task)
+  }
+
+  @Test func standardInputIsDetectedAsOPML() {
+    let bench = TestBench()
+    let result = bench.run(["import", "-"], input: Repository.read("Samples/opml/reminders.opml"))
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(bench.snapshot() == Repository.read("Samples/json/reminders.json"))
+  }
 }

@@ -149,6 +149,10 @@ import RemconvTestSupport
     #expect(HTMLText.plain("<a href='https://one.example'>1</a><a href=two>2</a>").links == ["https://one.example", "two"])
     #expect(HTMLText.plain("<span class=\"colored c-red\">red</span>").text == "red")
     #expect(HTMLText.plain("unclosed <b tag").text == "unclosed <b tag")
+    for edge in ["<", "a <", "<!-", "<!--", "&", "x &#", "&#x110000;", "&#0;", "</", "<1>"] {
+      #expect(HTMLText.plain(edge).text == edge)
+    }
+    #expect(HTMLText.plain("<A HREF=\"https://e.example/Ü\">Ü</A>").links == ["https://e.example/Ü"])
   }
 
   @Test func logseqMarkersAreReadOnlyAtTheStart() throws {

@@ -41,6 +41,8 @@ final class OPMLReader: ReminderReader {
   private var sawBody = false
   /// The id of the list top-level reminders go to, once decided ("" for the import's default).
   private var defaultListID: String?
+  /// What derived UIDs use for the import's default list, which has no id in the source.
+  private lazy var defaultListKey = "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
 
   init(context: ReaderContext) throws {
     self.context = context
@@ -238,8 +240,7 @@ final class OPMLReader: ReminderReader {
     }
     let parentID = fields.remconv(OPMLName.Remconv.parentID) ?? enclosingID
     let due = fields.dueDate() ?? meaning.due
-    let listKey = listID.isEmpty ? "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "") : listID
-    let id = explicitID ?? derivedIDs.next(["reminder", listKey, parentID ?? "", meaning.title])
+    let id = explicitID ?? derivedIDs.next(["reminder", listID.isEmpty ? defaultListKey : listID, parentID ?? "", meaning.title])
     fields.uid = id
     return Reminder(
       id: id, listID: listID, parentID: parentID, title: meaning.title, notes: fields.plain(OPMLName.note) ?? "",

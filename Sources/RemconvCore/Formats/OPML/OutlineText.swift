@@ -1,5 +1,3 @@
-import Foundation
-
 /// What an outline's `text` attribute means, read the way outliners write it.
 ///
 /// The OPML specification lets `text` carry encoded HTML, and Workflowy uses it for bold,
@@ -23,24 +21,34 @@ struct OutlineText: Equatable {
   init(interpreting text: String, taskMarkers: Bool) {
     var rest = text
     if taskMarkers {
-      var words = rest.split(separator: " ", omittingEmptySubsequences: false)
-      if words.count > 1, let done = Self.markers[String(words[0])] {
+      if let (word, after) = Self.firstWord(rest), let done = Self.markers[word] {
         isDone = done
-        words.removeFirst()
+        rest = after
       }
-      if words.count > 1, let value = Self.priorities[String(words[0])] {
+      if let (word, after) = Self.firstWord(rest), let value = Self.priorities[word] {
         priority = value
-        words.removeFirst()
+        rest = after
       }
-      rest = words.joined(separator: " ")
-      let deadline = Self.removePlanning("DEADLINE: <", from: &rest)
-      let scheduled = Self.removePlanning("SCHEDULED: <", from: &rest)
-      due = deadline ?? scheduled
+      // Only text with a `<` can hold a planning date: skip the search otherwise.
+      if rest.utf8.contains(UInt8(ascii: "<")) {
+        let deadline = Self.removePlanning("DEADLINE: <", from: &rest)
+        let scheduled = Self.removePlanning("SCHEDULED: <", from: &rest)
+        due = deadline ?? scheduled
+      }
       if isDone != nil || priority != nil || due != nil { rest = rest.split(separator: " ").joined(separator: " ") }
     }
     let html = HTMLText.plain(rest)
     title = html.text
     if html.links.count == 1 { link = html.links[0] }
+  }
+
+  /// The text up to the first space and the text after it; nil without a space, or when the
+  /// first character cannot start a marker or a priority (upper-case letter or `[`).
+  private static func firstWord(_ text: String) -> (String, String)? {
+    guard let first = text.utf8.first, (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "["),
+      let space = text.firstIndex(of: " ")
+    else { return nil }
+    return (String(text[..<space]), String(text[text.index(after: space)...]))
   }
 
   /// A text taken as it is: the title and nothing else.
@@ -58,7 +66,7 @@ struct OutlineText: Equatable {
 
   /// Removes `KEYWORD<date>` from `text` and returns the date; nil when there is none.
   private static func removePlanning(_ keyword: String, from text: inout String) -> DueDate? {
-    guard let start = text.range(of: keyword), let end = text[start.upperBound...].firstIndex(of: ">"),
+    guard let start = text.firstRange(of: keyword), let end = text[start.upperBound...].firstIndex(of: ">"),
       let value = planningDate(String(text[start.upperBound..<end]))
     else { return nil }
     text.removeSubrange(start.lowerBound...end)
@@ -80,82 +88,78 @@ struct OutlineText: Equatable {
   }
 }
 
-/// HTML in outline text, reduced to plain text.
+/// HTML in outline text, reduced to plain text. Works on UTF-8 bytes: every byte of markup is
+/// ASCII, so a multi-byte character is never split.
 enum HTMLText {
+  private static let lessThan = UInt8(ascii: "<")
+  private static let greaterThan = UInt8(ascii: ">")
+  private static let ampersand = UInt8(ascii: "&")
+
   /// The text with tags removed and character references decoded, and the `href` of every
   /// link. A `<` that does not open a tag, and an `&` that does not start a known reference,
   /// are text.
   static func plain(_ text: String) -> (text: String, links: [String]) {
-    guard text.contains("<") || text.contains("&") else { return (text, []) }
-    let scalars = Array(text.unicodeScalars)
-    var output = String.UnicodeScalarView()
+    guard text.utf8.contains(where: { $0 == lessThan || $0 == ampersand }) else { return (text, []) }
+    let bytes = Array(text.utf8)
+    var output: [UInt8] = []
+    output.reserveCapacity(bytes.count)
     var links: [String] = []
     var index = 0
-    while index < scalars.count {
-      let scalar = scalars[index]
-      if scalar == "<", let tag = Tag(scalars, at: index) {
-        if tag.name == "a", !tag.isClosing, let href = tag.attribute("href", in: scalars) { links.append(href) }
-        if tag.name == "br" { output.append(" ") }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == lessThan, let tag = Tag(bytes, at: index) {
+        if tag.name == "a", !tag.isClosing, let href = tag.attribute("href", in: bytes) { links.append(href) }
+        if tag.name == "br" { output.append(UInt8(ascii: " ")) }
         index = tag.end + 1
         continue
       }
-      if scalar == "&", let (decoded, end) = reference(scalars, at: index) {
-        output.append(contentsOf: decoded.unicodeScalars)
+      if byte == ampersand, let (decoded, end) = reference(bytes, at: index) {
+        output.append(contentsOf: decoded.utf8)
         index = end + 1
         continue
       }
-      output.append(scalar)
+      output.append(byte)
       index += 1
     }
-    return (String(output), links)
+    return (String(decoding: output, as: UTF8.self), links)
   }
 
   /// A tag or comment starting at `start`: `<name …>`, `</name>`, `<!-- … -->`.
   private struct Tag {
+    /// Lower case; `!--` for a comment.
     var name: String
     var isClosing: Bool
-    /// Where the tag's own text starts (after `<` and `/`) and ends (at `>`).
+    /// Where the tag's attributes start, and where its `>` is.
     var bodyStart: Int
     var end: Int
 
-    init?(_ scalars: [Unicode.Scalar], at start: Int) {
+    init?(_ bytes: [UInt8], at start: Int) {
       var index = start + 1
-      if scalars[index...].starts(with: "!--".unicodeScalars) {
-        var close = index + 3
-        while close + 2 < scalars.count {
-          if scalars[close] == "-", scalars[close + 1] == "-", scalars[close + 2] == ">" {
-            name = "!--"
-            isClosing = false
-            bodyStart = index
-            end = close + 2
-            return
-          }
-          close += 1
-        }
-        return nil
+      if bytes[index...].starts(with: "!--".utf8) {
+        guard let close = HTMLText.find("-->", in: bytes[(index + 3)...]) else { return nil }
+        (name, isClosing, bodyStart, end) = ("!--", false, index, close + 2)
+        return
       }
-      isClosing = index < scalars.count && scalars[index] == "/"
+      isClosing = index < bytes.count && bytes[index] == UInt8(ascii: "/")
       if isClosing { index += 1 }
       let nameStart = index
-      while index < scalars.count, Self.isNameScalar(scalars[index]) {
-        index += 1
-      }
-      guard index > nameStart, Self.isLetter(scalars[nameStart]), index < scalars.count,
-        scalars[index] == ">" || scalars[index] == "/" || scalars[index].properties.isWhitespace
+      while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
+      guard index > nameStart, Self.isLetter(bytes[nameStart]), index < bytes.count,
+        bytes[index] == HTMLText.greaterThan || bytes[index] == UInt8(ascii: "/") || Self.isSpace(bytes[index])
       else { return nil }
-      name = String(String.UnicodeScalarView(scalars[nameStart..<index])).lowercased()
+      name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
       bodyStart = index
-      var quote: Unicode.Scalar?
-      while index < scalars.count {
-        let scalar = scalars[index]
+      var quote: UInt8?
+      while index < bytes.count {
+        let byte = bytes[index]
         if let open = quote {
-          if scalar == open { quote = nil }
-        } else if scalar == "\"" || scalar == "'" {
-          quote = scalar
-        } else if scalar == ">" {
+          if byte == open { quote = nil }
+        } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+          quote = byte
+        } else if byte == HTMLText.greaterThan {
           end = index
           return
-        } else if scalar == "<" {
+        } else if byte == HTMLText.lessThan {
           return nil
         }
         index += 1
@@ -163,28 +167,50 @@ enum HTMLText {
       return nil
     }
 
-    /// The value of attribute `wanted`, its references decoded.
-    func attribute(_ wanted: String, in scalars: [Unicode.Scalar]) -> String? {
-      let body = String(String.UnicodeScalarView(scalars[bodyStart..<end]))
-      guard let nameRange = body.range(of: wanted + "=", options: .caseInsensitive) else { return nil }
-      var rest = body[nameRange.upperBound...]
-      let value: Substring
-      if let quote = rest.first, quote == "\"" || quote == "'" {
-        rest = rest.dropFirst()
-        value = rest.prefix { $0 != quote }
+    /// The value of attribute `wanted` (lower case), its references decoded.
+    func attribute(_ wanted: String, in bytes: [UInt8]) -> String? {
+      guard let found = HTMLText.find(wanted + "=", in: bytes[bodyStart..<end]) else { return nil }
+      var index = found + wanted.utf8.count + 1
+      var value: [UInt8] = []
+      if index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+        let quote = bytes[index]
+        index += 1
+        while index < end, bytes[index] != quote {
+          value.append(bytes[index])
+          index += 1
+        }
       } else {
-        value = rest.prefix { !$0.isWhitespace && $0 != "/" }
+        while index < end, !Self.isSpace(bytes[index]), bytes[index] != UInt8(ascii: "/") {
+          value.append(bytes[index])
+          index += 1
+        }
       }
-      return HTMLText.plain(String(value)).text
+      return HTMLText.plain(String(decoding: value, as: UTF8.self)).text
     }
 
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-      (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+    private static func isLetter(_ byte: UInt8) -> Bool {
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
-    private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-      isLetter(scalar) || (scalar >= "0" && scalar <= "9") || scalar == "-"
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+      isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
     }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+  }
+
+  /// Where `needle` (lower-case ASCII) starts in `bytes`, ignoring the case of ASCII letters.
+  private static func find(_ needle: String, in bytes: ArraySlice<UInt8>) -> Int? {
+    let pattern = Array(needle.utf8)
+    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
+    func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+    for index in bytes.startIndex...(bytes.endIndex - pattern.count)
+    where pattern.indices.allSatisfy({ folded(bytes[index + $0]) == pattern[$0] }) {
+      return index
+    }
+    return nil
   }
 
   private static let namedReferences: [String: String] = [
@@ -192,19 +218,16 @@ enum HTMLText {
   ]
 
   /// A character reference starting at `start` (`&amp;`, `&#39;`, `&#x27;`) and where it ends.
-  private static func reference(_ scalars: [Unicode.Scalar], at start: Int) -> (String, Int)? {
+  private static func reference(_ bytes: [UInt8], at start: Int) -> (String, Int)? {
     var index = start + 1
-    var name = ""
-    while index < scalars.count, index - start <= 10, scalars[index] != ";" {
-      name.unicodeScalars.append(scalars[index])
-      index += 1
-    }
-    guard index < scalars.count, scalars[index] == ";", !name.isEmpty else { return nil }
+    while index < bytes.count, index - start <= 10, bytes[index] != UInt8(ascii: ";") { index += 1 }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: ";"), index > start + 1 else { return nil }
+    let name = String(decoding: bytes[(start + 1)..<index], as: UTF8.self)
     if let named = namedReferences[name] { return (named, index) }
     guard name.hasPrefix("#") else { return nil }
     let digits = name.dropFirst()
     let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-    guard let value, let decoded = Unicode.Scalar(value), value != 0 else { return nil }
+    guard let value, value != 0, let decoded = Unicode.Scalar(value) else { return nil }
     return (String(decoded), index)
   }
 }

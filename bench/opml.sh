@@ -24,12 +24,17 @@ input="$out/outline-$items.opml"
 store="$out/opml-bench-$items.sqlite"
 echo "== $items items, $(du -h "$input" | cut -f1) in $input"
 
+# hyperfine pairs the --prepare options with the commands in order (one --prepare alone would
+# apply to every command, and empty the store before the export).
 hyperfine --warmup 1 --runs "${RUNS:-5}" --export-markdown "$out/opml-$items.md" \
-  -n "python iterparse (read)" "$python bench/opml_python.py $input" \
-  -n "remconv convert --to jsonl" "$remconv convert $input --to jsonl -o $out/opml-convert.jsonl --force" \
-  -n "remconv import" --prepare "rm -f $store $store-wal $store-shm" "$remconv import $input --store $store --quiet" \
-  -n "remconv export --format opml" "$remconv export --format opml --store $store -o $out/opml-export.opml --force --quiet"
+  --prepare true -n "python iterparse (read)" "$python bench/opml_python.py $input" \
+  --prepare true -n "remconv convert --to jsonl" "$remconv convert $input --to jsonl -o $out/opml-convert.jsonl --force" \
+  --prepare "rm -f $store $store-wal $store-shm" -n "remconv import" "$remconv import $input --store $store --quiet" \
+  --prepare true -n "remconv export --format opml" \
+  "$remconv export --format opml --store $store -o $out/opml-export.opml --force --quiet"
 
+cmp -s "$out/opml-export.opml" /dev/null && { echo "the export wrote nothing" >&2; exit 1; }
+echo "== $(grep -c '<outline' "$out/opml-export.opml") outlines exported"
 echo "== peak memory (maximum resident set size)"
 for run in "convert $input --to jsonl -o $out/opml-convert.jsonl --force" \
            "export --format opml --store $store -o $out/opml-export.opml --force --quiet"; do

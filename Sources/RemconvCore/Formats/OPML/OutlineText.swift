@@ -66,10 +66,12 @@ struct OutlineText: Equatable {
 
   /// Removes `KEYWORD<date>` from `text` and returns the date; nil when there is none.
   private static func removePlanning(_ keyword: String, from text: inout String) -> DueDate? {
-    guard let start = text.firstRange(of: keyword), let end = text[start.upperBound...].firstIndex(of: ">"),
-      let value = planningDate(String(text[start.upperBound..<end]))
+    let bytes = Array(text.utf8)
+    guard let start = bytes.firstRange(of: Array(keyword.utf8)),
+      let end = bytes[start.upperBound...].firstIndex(of: UInt8(ascii: ">")),
+      let value = planningDate(String(decoding: bytes[start.upperBound..<end], as: UTF8.self))
     else { return nil }
-    text.removeSubrange(start.lowerBound...end)
+    text = String(decoding: bytes[..<start.lowerBound] + bytes[(end + 1)...], as: UTF8.self)
     return value
   }
 

@@ -38,12 +38,13 @@ import RemconvTestSupport
 
   @Test func controlCharactersXMLCannotCarryAreReplacedAndReported() throws {
     let diagnostics = DiagnosticLog()
-    let reminder = Reminder(id: "R", listID: "L", title: "bell\u{07}here")
+    let reminder = Reminder(id: "R", listID: "L", title: "bell\u{07}here\u{FFFF}, keep \u{FFFD}\u{EFBF}")
     let text = try OPMLTest.write([(Self.list, [(reminder, 0)])], diagnostics: diagnostics)
-    #expect(text.contains("text=\"bell\u{FFFD}here\""))
+    #expect(text.contains("text=\"bell\u{FFFD}here\u{FFFD}, keep \u{FFFD}\u{EFBF}\""))
+    #expect(diagnostics.entries.first?.message.contains("2 control character(s) of text") == true)
     #expect(diagnostics.entries.map(\.code) == ["cannot-carry"])
     #expect(diagnostics.entries.first?.uid == "R")
-    #expect(try OPMLTest.read(text).reminders.first?.title == "bell\u{FFFD}here")
+    #expect(try OPMLTest.read(text).reminders.first?.title == "bell\u{FFFD}here\u{FFFD}, keep \u{FFFD}\u{EFBF}")
   }
 
   @Test func outlinesNestAndCloseByDepth() throws {

@@ -85,30 +85,40 @@ final class OPMLWriter: ReminderWriter {
 
   /// Writes `value` escaped for a double-quoted attribute. Line breaks and tabs become
   /// character references, which no parser normalises to spaces. Characters XML 1.0 cannot
-  /// carry at all (most control characters) become U+FFFD, reported.
+  /// carry at all (most control characters, U+FFFE, U+FFFF) become U+FFFD, reported.
   private func writeEscaped(_ value: String, attribute: String, uid: String) throws {
-    if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0xEF }) {
-      try output.write(value)
+    let bytes = Array(value.utf8)
+    if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0xEF }) {
+      try output.write(bytes: bytes)
       return
     }
+    let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+    var escaped: [UInt8] = []
+    escaped.reserveCapacity(bytes.count + 32)
     var replaced = 0
-    var escaped = ""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "\n": escaped += "&#10;"
-      case "\r": escaped += "&#13;"
-      case "\t": escaped += "&#9;"
-      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}":
-        escaped += "\u{FFFD}"
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "&"): escaped.append(contentsOf: "&amp;".utf8)
+      case UInt8(ascii: "<"): escaped.append(contentsOf: "&lt;".utf8)
+      case UInt8(ascii: ">"): escaped.append(contentsOf: "&gt;".utf8)
+      case UInt8(ascii: "\""): escaped.append(contentsOf: "&quot;".utf8)
+      case 0x0A: escaped.append(contentsOf: "&#10;".utf8)
+      case 0x0D: escaped.append(contentsOf: "&#13;".utf8)
+      case 0x09: escaped.append(contentsOf: "&#9;".utf8)
+      case 0x00..<0x20:
+        escaped.append(contentsOf: replacement)
         replaced += 1
-      default: escaped.unicodeScalars.append(scalar)
+      case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+        escaped.append(contentsOf: replacement)  // U+FFFE, U+FFFF
+        replaced += 1
+        index += 2
+      default: escaped.append(byte)
       }
+      index += 1
     }
-    try output.write(escaped)
+    try output.write(bytes: escaped)
     if replaced > 0 {
       diagnostics.warning(
         "cannot-carry",

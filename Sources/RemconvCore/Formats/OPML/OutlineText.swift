@@ -67,11 +67,12 @@ struct OutlineText: Equatable {
   /// Removes `KEYWORD<date>` from `text` and returns the date; nil when there is none.
   private static func removePlanning(_ keyword: String, from text: inout String) -> DueDate? {
     let bytes = Array(text.utf8)
-    guard let start = bytes.firstRange(of: Array(keyword.utf8)),
-      let end = bytes[start.upperBound...].firstIndex(of: UInt8(ascii: ">")),
-      let value = planningDate(String(decoding: bytes[start.upperBound..<end], as: UTF8.self))
+    let pattern = Array(keyword.utf8)
+    guard let start = HTMLText.find(pattern, in: bytes[...], ignoringCase: false),
+      let end = bytes[(start + pattern.count)...].firstIndex(of: UInt8(ascii: ">")),
+      let value = planningDate(String(decoding: bytes[(start + pattern.count)..<end], as: UTF8.self))
     else { return nil }
-    text = String(decoding: bytes[..<start.lowerBound] + bytes[(end + 1)...], as: UTF8.self)
+    text = String(decoding: bytes[..<start] + bytes[(end + 1)...], as: UTF8.self)
     return value
   }
 
@@ -138,7 +139,7 @@ enum HTMLText {
     init?(_ bytes: [UInt8], at start: Int) {
       var index = start + 1
       if bytes[index...].starts(with: "!--".utf8) {
-        guard let close = HTMLText.find("-->", in: bytes[(index + 3)...]) else { return nil }
+        guard let close = HTMLText.find(Array("-->".utf8), in: bytes[(index + 3)...], ignoringCase: false) else { return nil }
         (name, isClosing, bodyStart, end) = ("!--", false, index, close + 2)
         return
       }
@@ -171,7 +172,9 @@ enum HTMLText {
 
     /// The value of attribute `wanted` (lower case), its references decoded.
     func attribute(_ wanted: String, in bytes: [UInt8]) -> String? {
-      guard let found = HTMLText.find(wanted + "=", in: bytes[bodyStart..<end]) else { return nil }
+      guard let found = HTMLText.find(Array((wanted + "=").utf8), in: bytes[bodyStart..<end], ignoringCase: true) else {
+        return nil
+      }
       var index = found + wanted.utf8.count + 1
       var value: [UInt8] = []
       if index < end, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
@@ -203,14 +206,22 @@ enum HTMLText {
     }
   }
 
-  /// Where `needle` (lower-case ASCII) starts in `bytes`, ignoring the case of ASCII letters.
-  private static func find(_ needle: String, in bytes: ArraySlice<UInt8>) -> Int? {
-    let pattern = Array(needle.utf8)
-    guard !pattern.isEmpty, bytes.count >= pattern.count else { return nil }
-    func folded(_ byte: UInt8) -> UInt8 { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
-    for index in bytes.startIndex...(bytes.endIndex - pattern.count)
-    where pattern.indices.allSatisfy({ folded(bytes[index + $0]) == pattern[$0] }) {
-      return index
+  /// Where `pattern` starts in `bytes`; with `ignoringCase`, ASCII letters match either case
+  /// (`pattern` is then lower case).
+  static func find(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>, ignoringCase: Bool) -> Int? {
+    guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+    func folded(_ byte: UInt8) -> UInt8 {
+      ignoringCase && byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+    var index = bytes.startIndex
+    let last = bytes.endIndex - pattern.count
+    while index <= last {
+      if folded(bytes[index]) == first {
+        var offset = 1
+        while offset < pattern.count, folded(bytes[index + offset]) == pattern[offset] { offset += 1 }
+        if offset == pattern.count { return index }
+      }
+      index += 1
     }
     return nil
   }

@@ -20,19 +20,14 @@ struct XMLStartTag {
   var depth: Int
   /// The line of the tag, when libxml2 knows it.
   var line: Int?
-
-  /// The value of the attribute `localName` in `namespace` (nil: no namespace).
-  func value(_ localName: String, namespace: String? = nil) -> String? {
-    attributes.first { $0.localName == localName && $0.namespace == namespace }?.value
-  }
 }
 
 /// One attribute of a start tag. Namespace declarations (`xmlns`, `xmlns:p`) are not attributes.
-struct XMLAttribute: Equatable {
+struct XMLAttribute {
   var localName: String
   /// The namespace URI, nil for an attribute without a prefix.
   var namespace: String?
-  /// The prefix the document used, kept to name the attribute in messages.
+  /// The prefix the document used: kept for an attribute whose prefix no namespace declares.
   var prefix: String?
   var value: String
 

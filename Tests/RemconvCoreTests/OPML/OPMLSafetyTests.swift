@@ -24,6 +24,13 @@ import RemconvTestSupport
     return (bench, bench.snapshot())
   }
 
+  /// `convert -o` of a refused input fails and leaves no output file behind.
+  private static func expectConvertWritesNothing(_ input: String, _ bench: TestBench) {
+    let output = bench.directory.file("converted.json")
+    #expect(bench.run(["convert", input, "--to", "json", "-o", output]).status == .dataError)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test func anExternalEntityOnALocalFileIsRefusedAndNothingIsWritten() {
     let (bench, before) = Self.populatedBench()
     let result = bench.run(["import", OPMLTest.fixture("xxe-hostname.opml")])
@@ -98,9 +105,7 @@ import RemconvTestSupport
     #expect(result.status == .dataError)
     #expect(result.errors.contains("deep.opml:258:18: elements are nested deeper than the limit of 256 levels"))
     #expect(bench.snapshot() == before)
-    let output = bench.directory.file("deep.json")
-    #expect(bench.run(["convert", path, "--to", "json", "-o", output]).status == .dataError)
-    #expect(!FileManager.default.fileExists(atPath: output))
+    Self.expectConvertWritesNothing(path, bench)
   }
 
   @Test func malformedXMLExits65WithLineAndColumnAndWritesNothing() {
@@ -109,9 +114,7 @@ import RemconvTestSupport
     #expect(result.status == .dataError)
     #expect(result.errors.contains("malformed.opml:9:5: malformed XML: Unescaped '<' not allowed in attributes values"))
     #expect(bench.snapshot() == before)
-    let output = bench.directory.file("out.json")
-    #expect(bench.run(["convert", OPMLTest.fixture("malformed.opml"), "--to", "json", "-o", output]).status == .dataError)
-    #expect(!FileManager.default.fileExists(atPath: output))
+    Self.expectConvertWritesNothing(OPMLTest.fixture("malformed.opml"), bench)
   }
 
   @Test func truncatedAndEmptyDocumentsAreLocatedErrors() {

@@ -10,6 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlerror.h>
+#include <libxml/parserInternals.h>
 
 // libxml2 prints errors that have no parser context (memory, I/O) through its generic error
 // function, to stderr by default. That function is variadic, which Swift cannot implement.

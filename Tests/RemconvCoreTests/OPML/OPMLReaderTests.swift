@@ -243,4 +243,16 @@ import RemconvTestSupport
     #expect(result.status == .ok, "\(result.errors)")
     #expect(bench.snapshot() == Repository.read("Samples/json/reminders.json"))
   }
+
+  @Test func theDeclaredEncodingIsHonoured() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("latin1.opml")
+    let latin1: [UInt8] =
+      Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<opml version=\"2.0\"><head><title>Caf".utf8) + [0xE9]
+      + Array("</title></head><body><outline text=\"Cr".utf8) + [0xE8] + Array("me\"/></body></opml>\n".utf8)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(latin1)))
+    let records = try OPMLTest.read(file: path)
+    #expect(records.lists.map(\.name) == ["Café"])
+    #expect(records.reminders.map(\.title) == ["Crème"])
+  }
 }

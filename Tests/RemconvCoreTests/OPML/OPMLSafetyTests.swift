@@ -108,6 +108,17 @@ import RemconvTestSupport
     Self.expectConvertWritesNothing(path, bench)
   }
 
+  @Test func aValueOverLibxml2sTenMegabyteLimitIsRefused() {
+    let bench = TestBench()
+    let huge = String(repeating: "a", count: 10_000_001)
+    let path = bench.directory.write(
+      "huge.opml", "<?xml version=\"1.0\"?>\n<opml version=\"2.0\"><head/><body><outline text=\"L\"><outline text=\"\(huge)\"/></outline></body></opml>\n")
+    let result = bench.run(["import", path])
+    #expect(result.status == .dataError)
+    #expect(result.errors.contains("huge.opml:2:"))
+    #expect(result.errors.contains("a text or attribute value is longer than the limit of 10000000 bytes"))
+  }
+
   @Test func malformedXMLExits65WithLineAndColumnAndWritesNothing() {
     let (bench, before) = Self.populatedBench()
     let result = bench.run(["import", OPMLTest.fixture("malformed.opml")])

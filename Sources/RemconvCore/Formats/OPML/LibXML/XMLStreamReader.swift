@@ -148,11 +148,19 @@ final class XMLStreamReader {
     }
     let line = error.line ?? parserLine
     let column = error.column ?? parserColumn
-    // libxml2 says "Excessive depth in document: 256 use XML_PARSE_HUGE option"; that option is
-    // deliberately off, so say what the limit is instead.
+    // libxml2 names its limits after the option that lifts them (XML_PARSE_HUGE), which is
+    // deliberately off: say what the limit is instead.
     if error.message.hasPrefix("Excessive depth in document") { return tooDeep(line: line, column: column) }
-    return .malformedInput("malformed XML: \(error.message)", at: SourceLocation(file: documentName, line: line, column: column))
+    let location = SourceLocation(file: documentName, line: line, column: column)
+    if Self.sizeLimitMessages.contains(where: error.message.contains) {
+      return .malformedInput(
+        "a text or attribute value is longer than the limit of \(XML_MAX_TEXT_LENGTH) bytes (\(error.message))", at: location)
+    }
+    return .malformedInput("malformed XML: \(error.message)", at: location)
   }
+
+  /// libxml2's messages for a value over `XML_MAX_TEXT_LENGTH` (10 MB).
+  private static let sizeLimitMessages = ["huge text node", "Huge input lookup", "length too long"]
 
   private func tooDeep(line: Int?, column: Int?) -> RemconvError {
     .malformedInput(

@@ -131,25 +131,25 @@ final class OPMLReader: ReminderReader {
   }
 
   private func openOutline(_ tag: XMLStartTag) throws {
-    var attributes = OutlineAttributes(tag)
+    let attributes = OutlineAttributes(tag)
     let location = context.location(line: tag.line)
     switch frames.last {
     case .list(let listID):
-      emitReminder(&attributes, listID: listID, parentID: nil, at: location)
+      emitReminder(attributes, listID: listID, parentID: nil, at: location)
     case .reminder(let parentID, let listID):
       if attributes.peekRemconv(OPMLName.Remconv.kind) == OPMLName.listKind {
         context.diagnostics.warning(
           "nested-list", "a list cannot nest inside another outline; this one is read as a reminder",
           at: location, uid: attributes.peekRemconv(OPMLName.Remconv.id))
       }
-      emitReminder(&attributes, listID: listID, parentID: parentID, at: location)
+      emitReminder(attributes, listID: listID, parentID: parentID, at: location)
     case nil:
       if try isList(attributes) {
-        let list = decodeList(&attributes, at: location)
+        let list = decodeList(attributes, at: location)
         pending.append(.list(list))
         frames.append(.list(id: list.id))
       } else {
-        emitReminder(&attributes, listID: defaultList(), parentID: nil, at: location)
+        emitReminder(attributes, listID: defaultList(), parentID: nil, at: location)
       }
     }
   }
@@ -185,13 +185,13 @@ final class OPMLReader: ReminderReader {
 
   // MARK: Outlines to lists and reminders
 
-  private func emitReminder(_ attributes: inout OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation) {
-    let reminder = decodeReminder(&attributes, listID: listID, enclosingID: parentID, at: location)
+  private func emitReminder(_ attributes: OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation) {
+    let reminder = decodeReminder(attributes, listID: listID, enclosingID: parentID, at: location)
     pending.append(.reminder(reminder, location))
     frames.append(.reminder(id: reminder.id, listID: listID))
   }
 
-  private func decodeList(_ attributes: inout OutlineAttributes, at location: SourceLocation) -> ReminderList {
+  private func decodeList(_ attributes: OutlineAttributes, at location: SourceLocation) -> ReminderList {
     var fields = FieldReader(attributes: attributes, location: location, diagnostics: context.diagnostics)
     _ = fields.remconv(OPMLName.Remconv.kind)
     let text = fields.plain(OPMLName.text) ?? fields.plain(OPMLName.title) ?? ""
@@ -213,11 +213,10 @@ final class OPMLReader: ReminderReader {
   }
 
   private func decodeReminder(
-    _ attributes: inout OutlineAttributes, listID: String, enclosingID: String?, at location: SourceLocation
+    _ attributes: OutlineAttributes, listID: String, enclosingID: String?, at location: SourceLocation
   ) -> Reminder {
     var fields = FieldReader(attributes: attributes, location: location, diagnostics: context.diagnostics)
     let explicitID = fields.remconv(OPMLName.Remconv.id)
-    fields.uid = explicitID
     _ = fields.remconv(OPMLName.Remconv.kind)
     let text = fields.plain(OPMLName.text) ?? fields.plain(OPMLName.title) ?? ""
     let meaning: OutlineText
@@ -227,6 +226,9 @@ final class OPMLReader: ReminderReader {
       meaning = OutlineText(interpreting: text, taskMarkers: true)
       if meaning.title != text { fields.keep(OPMLName.text, text) }
     }
+    let parentID = fields.remconv(OPMLName.Remconv.parentID) ?? enclosingID
+    let id = explicitID ?? derivedIDs.next(["reminder", listID.isEmpty ? defaultListKey : listID, parentID ?? "", meaning.title])
+    fields.uid = id
     var isDone = meaning.isDone ?? false
     for name in [OPMLName.complete, OPMLName.dynalistComplete] {
       if let flag = fields.bool(plain: name) { isDone = isDone || flag }
@@ -238,10 +240,7 @@ final class OPMLReader: ReminderReader {
       default: fields.keep(OPMLName.status, status)  // OmniOutliner's `indeterminate`: not done
       }
     }
-    let parentID = fields.remconv(OPMLName.Remconv.parentID) ?? enclosingID
     let due = fields.dueDate() ?? meaning.due
-    let id = explicitID ?? derivedIDs.next(["reminder", listID.isEmpty ? defaultListKey : listID, parentID ?? "", meaning.title])
-    fields.uid = id
     return Reminder(
       id: id, listID: listID, parentID: parentID, title: meaning.title, notes: fields.plain(OPMLName.note) ?? "",
       isDone: isDone, completedAt: fields.timestamp(remconv: OPMLName.Remconv.completedAt),

@@ -138,16 +138,13 @@ final class OPMLWriter: ReminderWriter {
       attributes.add(OPMLName.text, list.name)
       if HTMLText.plain(list.name).text != list.name { attributes.addRemconv(OPMLName.Remconv.literal, "true") }
     }
-    if let createdAt = list.createdAt, createdAt.millisecondsSinceEpoch % 1000 == 0 {
-      attributes.add(OPMLName.created, RFC822Date.format(createdAt))
-    }
+    let createdInRFC822 = Self.fitsRFC822(list.createdAt)
+    if createdInRFC822 { attributes.add(OPMLName.created, list.createdAt.map(RFC822Date.format)) }
     attributes.addRemconv(OPMLName.Remconv.kind, OPMLName.listKind)
     attributes.addRemconv(OPMLName.Remconv.id, list.id)
     if list.symbol != ReminderList.defaultSymbol { attributes.addRemconv(OPMLName.Remconv.symbol, list.symbol) }
     attributes.addRemconv(OPMLName.Remconv.color, list.color)
-    if let createdAt = list.createdAt, createdAt.millisecondsSinceEpoch % 1000 != 0 {
-      attributes.addRemconv(OPMLName.Remconv.createdAt, createdAt.description)
-    }
+    if !createdInRFC822 { attributes.addRemconv(OPMLName.Remconv.createdAt, list.createdAt?.description) }
     attributes.addRest(of: list.extra, kept: kept)
     return attributes
   }
@@ -167,8 +164,8 @@ final class OPMLWriter: ReminderWriter {
       attributes.add(OPMLName.complete, "true")
       attributes.add(OPMLName.status, "checked")
     }
-    let createdInRFC822 = reminder.createdAt.map { $0.millisecondsSinceEpoch % 1000 == 0 } ?? false
-    if createdInRFC822, let createdAt = reminder.createdAt { attributes.add(OPMLName.created, RFC822Date.format(createdAt)) }
+    let createdInRFC822 = Self.fitsRFC822(reminder.createdAt)
+    if createdInRFC822 { attributes.add(OPMLName.created, reminder.createdAt.map(RFC822Date.format)) }
     let tagsAsCategory = !reminder.tags.isEmpty && reminder.tags.allSatisfy { tag in
       !tag.isEmpty && !tag.contains(",") && tag.trimmingCharacters(in: .whitespaces) == tag
     }
@@ -192,6 +189,11 @@ final class OPMLWriter: ReminderWriter {
     attributes.addRemconv(OPMLName.Remconv.completedAt, reminder.completedAt?.description)
     attributes.addRest(of: reminder.extra, kept: kept)
     return attributes
+  }
+
+  /// True for a time OPML's `created` can hold: RFC 822 has whole seconds only.
+  private static func fitsRFC822(_ timestamp: Timestamp?) -> Bool {
+    timestamp.map { $0.millisecondsSinceEpoch % 1000 == 0 } ?? false
   }
 
   /// True when `original` (an outliner's text) still reads as the reminder: same title, and

@@ -25,11 +25,13 @@ let package = Package(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(
       name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
     // The converter core: model, formats, store, migrations, merge engine, validation.
     .target(
       name: "RemconvCore",
-      dependencies: ["CSQLite", "CICal"],
+      dependencies: ["CSQLite", "CICal", "CLibXML2"],
       swiftSettings: swiftSettings),
     // Argument parsing, commands, output and exit codes; a library so tests run it in-process.
     .target(

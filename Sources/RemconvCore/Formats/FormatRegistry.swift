@@ -32,6 +32,7 @@ public enum FormatRegistry {
     RemconvCSVFormat.descriptor,
     ICSFormat.descriptor,
     VdirFormat.descriptor,
+    OPMLFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {

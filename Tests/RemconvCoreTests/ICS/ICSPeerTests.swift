@@ -110,7 +110,7 @@ import Testing
       let status = todo["status"]?.stringValue ?? ""
       #expect(["COMPLETED", "CANCELLED"].contains(status) == reminder.isDone, "\(reminder.id): \(status)")
       let priority = todo["priority"]?.intValue
-      #expect(priority.map(ICSPriority.priority(for:)) ?? .none == reminder.priority, "\(reminder.id)")
+      #expect(priority.map(Priority.init(iCalendarNumber:)) ?? .none == reminder.priority, "\(reminder.id)")
       #expect(todo["completed"]?["value"]?.stringValue == reminder.completedAt.map { VTodoEncoder.utc($0).asExtendedUTC }, "\(reminder.id)")
       switch reminder.dueDate {
       case nil:
@@ -194,7 +194,7 @@ import Testing
         continue
       }
       #expect(todo["completed"]?.boolValue == reminder.isDone, "\(reminder.title)")
-      #expect(todo["priority"]?.intValue == ICSPriority.number(for: reminder.priority) ?? 0, "\(reminder.title)")
+      #expect(todo["priority"]?.intValue == reminder.priority.iCalendarNumber ?? 0, "\(reminder.title)")
       #expect(todo["list"]?.stringValue == sample.lists.first { $0.id == reminder.listID }?.name, "\(reminder.title)")
       // todoman prints due dates as seconds since 1970: a date at midnight of the local (UTC) day.
       let expectedDue: Int64? = reminder.dueDate.map { due in

@@ -223,8 +223,8 @@ struct VTodoDecoder {
       guard let number = Int(value.trimmingASCIIWhitespace()), (0...9).contains(number) else {
         return invalid(parts, line, uid, &fields)
       }
-      fields.priority = ICSPriority.priority(for: number)
-      if ICSPriority.number(for: fields.priority) != number, number != 0 { fields.exactPriority = number }
+      fields.priority = Priority(iCalendarNumber: number)
+      if fields.priority.iCalendarNumber != number, number != 0 { fields.exactPriority = number }
     case "DUE":
       guard let due = dueDate(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
       fields.due = due
@@ -413,28 +413,6 @@ struct VTodoDecoder {
       result[tzid] = .array(block.lines.map { .string($0.text) })
     }
     return result
-  }
-}
-
-/// PRIORITY numbers and the model's four levels (RFC 5545 §3.8.1.9's three-level reading).
-enum ICSPriority {
-  static func priority(for number: Int) -> Priority {
-    switch number {
-    case 1...4: .high
-    case 5: .medium
-    case 6...9: .low
-    default: .none
-    }
-  }
-
-  /// What the writer writes: 1, 5, 9, or nothing for none.
-  static func number(for priority: Priority) -> Int? {
-    switch priority {
-    case .high: 1
-    case .medium: 5
-    case .low: 9
-    case .none: nil
-    }
   }
 }
 

@@ -57,9 +57,9 @@ final class VTodoEncoder {
       }
     }
 
-    if let exact = ical["priority"]?.intValue, (1...9).contains(exact), ICSPriority.priority(for: exact) == reminder.priority {
+    if let exact = ical["priority"]?.intValue, (1...9).contains(exact), Priority(iCalendarNumber: exact) == reminder.priority {
       property("PRIORITY", [], String(exact))
-    } else if let number = ICSPriority.number(for: reminder.priority) {
+    } else if let number = reminder.priority.iCalendarNumber {
       property("PRIORITY", [], String(number))
     }
 

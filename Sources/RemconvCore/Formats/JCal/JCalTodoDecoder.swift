@@ -111,8 +111,8 @@ struct JCalDecoder {
         }
       case "priority":
         if let value = property.values.first?.intValue, (0...9).contains(value) {
-          priority = ICalPriority.priority(for: value)
-          if ICalPriority.number(for: priority) != value, value != 0 { kept.details["priority"] = .number(value) }
+          priority = Priority(iCalendarNumber: value)
+          if priority.iCalendarNumber != value, value != 0 { kept.details["priority"] = .number(value) }
         } else {
           invalid(property, raw, "the value should be an integer from 0 to 9")
         }
@@ -238,27 +238,5 @@ struct JCalDecoder {
       id: uid ?? StableID.derived(["list", ListName.key(for: name)]), name: name,
       symbol: symbol ?? ReminderList.defaultSymbol, color: color, createdAt: createdAt,
       extra: kept.extra(components: components))
-  }
-}
-
-/// iCalendar's PRIORITY (RFC 5545 §3.8.1.9) against the model's four levels: 1–4 high,
-/// 5 medium, 6–9 low, 0 undefined. The writer writes 1, 5 and 9.
-enum ICalPriority {
-  static func priority(for number: Int) -> Priority {
-    switch number {
-    case 1...4: .high
-    case 5: .medium
-    case 6...9: .low
-    default: .none
-    }
-  }
-
-  static func number(for priority: Priority) -> Int? {
-    switch priority {
-    case .high: 1
-    case .medium: 5
-    case .low: 9
-    case .none: nil
-    }
   }
 }

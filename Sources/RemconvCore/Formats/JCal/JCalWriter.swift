@@ -103,9 +103,9 @@ final class JCalWriter: ReminderWriter {
       }
     }
 
-    if let exact = jcal["priority"]?.intValue, ICalPriority.priority(for: exact) == reminder.priority {
+    if let exact = jcal["priority"]?.intValue, Priority(iCalendarNumber: exact) == reminder.priority {
       properties.append(JCalProperty("priority", [:], "integer", [.number(exact)]))
-    } else if let number = ICalPriority.number(for: reminder.priority) {
+    } else if let number = reminder.priority.iCalendarNumber {
       properties.append(JCalProperty("priority", [:], "integer", [.number(number)]))
     }
 

@@ -209,6 +209,22 @@ import Testing
     #expect(bench.snapshot() == changed)
   }
 
+  @Test func anotherAppsImportKeepsWhatTheFirstAppCarried() {
+    let bench = TestBench()
+    let first = bench.directory.write(
+      "first.jsonl",
+      #"{"list":"A","id":"x","title":"Water plants","extra":{"ical":{"components":["BEGIN:VALARM"]},"invalid":{"priority":"urgent"}}}"# + "\n")
+    let second = bench.directory.write(
+      "second.jsonl", #"{"list":"A","id":"x","title":"Water the plants","extra":{"taskwarrior":{"urgency":4.2}}}"# + "\n")
+    bench.run(["import", first])
+    bench.run(["import", second])
+    let output = bench.run(["export", "--format", "jsonl"]).output
+    #expect(output.contains(#""title":"Water the plants""#))
+    #expect(output.contains(#""extra":{"ical":{"components":["BEGIN:VALARM"]},"taskwarrior":{"urgency":4.2}}"#))
+    // Re-importing the second file is now a no-op.
+    #expect(bench.run(["import", second, "--report", "json"]).output.contains(#""unchanged":1"#))
+  }
+
   @Test func aUIDRepeatedInOneSourceKeepsBothItems() {
     let bench = TestBench()
     let input = bench.directory.write(

@@ -109,7 +109,7 @@ public final class MergeEngine {
       updated.symbol = list.symbol
       updated.color = list.color
       updated.createdAt = list.createdAt ?? existing.list.createdAt
-      updated.extra = list.extra
+      updated.extra = Self.merged(extra: list.extra, over: existing.list.extra)
       if updated != existing.list {
         if ListName.key(for: updated.name) != ListName.key(for: existing.list.name),
           let clash = try store.list(named: updated.name), clash.rowID != existing.rowID
@@ -198,6 +198,9 @@ public final class MergeEngine {
 
     let row: Int64
     if let existing {
+      if case .text(let storedExtra) = existing.content.last, storedExtra != "{}" {
+        reminder.extra = Self.merged(extra: reminder.extra, over: Store.decodeObject(storedExtra))
+      }
       let sameParent = existing.parentUID == reminder.parentID && (parentPending || existing.parentRowID == parentRow)
       if sameParent, existing.listRowID == list.rowID, existing.content == store.storedContent(of: reminder) {
         report.unchanged += 1
@@ -247,6 +250,18 @@ public final class MergeEngine {
       current = try store.parentRowID(ofReminderRow: row)
     }
     return false
+  }
+
+  /// What a source carries beyond the model, laid over what the store kept: each format owns
+  /// its own key of `extra` (`ical`, `taskwarrior`, ...), so importing the same reminders from
+  /// another app keeps what the first app carried (an iCalendar alarm survives a Taskwarrior
+  /// import). The source's keys win; `invalid` is the source's alone, so a value fixed at the
+  /// source stops being reported.
+  static func merged(extra source: [String: JSONValue], over stored: [String: JSONValue]) -> [String: JSONValue] {
+    var result = stored
+    result.removeValue(forKey: "invalid")
+    result.merge(source) { _, new in new }
+    return result
   }
 
   private func wasWrittenByThisImport(_ row: Int64) -> Bool {

@@ -153,3 +153,15 @@ import Testing
     }
   }
 }
+
+@Suite struct JSONLimitTests {
+  @Test func aStringOverTheFieldLimitIsRefusedWhereItStarts() {
+    let long = String(repeating: "a", count: InputLimits.maximumFieldSize + 1)
+    do {
+      _ = try JSONParser.parse("{\n\"title\": \"\(long)\"}")
+      Issue.record("parsed a string over the limit")
+    } catch {
+      #expect("\(error)".contains("<json>:2:10: malformed JSON: a string is longer than the limit"), "\(error)")
+    }
+  }
+}

@@ -110,6 +110,7 @@ struct JSONBufferParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
+        guard index - start <= InputLimits.maximumFieldSize else { throw tooLong(start) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         index += 1
         return text
@@ -123,6 +124,7 @@ struct JSONBufferParser {
       index += 1
       switch byte {
       case UInt8(ascii: "\""):
+        guard decoded.count <= InputLimits.maximumFieldSize else { throw tooLong(start) }
         return String(decoding: decoded, as: UTF8.self)
       case UInt8(ascii: "\\"):
         guard index < bytes.count else { throw fail("unterminated string") }
@@ -161,6 +163,11 @@ struct JSONBufferParser {
       }
     }
     throw fail("unterminated string")
+  }
+
+  private func tooLong(_ start: Int) -> SyntaxError {
+    SyntaxError(
+      message: "a string is longer than the limit of \(InputLimits.maximumFieldSize) bytes", offset: start - 1)
   }
 
   private mutating func hexQuad() throws(SyntaxError) -> UInt32 {

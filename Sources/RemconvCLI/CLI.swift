@@ -9,6 +9,7 @@ public enum CLI {
     ExportCommand.self,
     ConvertCommand.self,
     FormatsCommand.self,
+    ValidateCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }

@@ -107,12 +107,6 @@ extension Store {
 
   // MARK: Whole-store checks
 
-  /// How many lists and reminders the store holds.
-  public func integrityCounts() throws -> (lists: Int, reminders: Int) {
-    let row = try database.rows("SELECT (SELECT count(*) FROM lists), (SELECT count(*) FROM reminders)").first
-    return (Int(row?.int(0) ?? 0), Int(row?.int(1) ?? 0))
-  }
-
   /// The highest list row id (0 for none): lists above it were added later.
   public func lastListRowID() throws -> Int64 {
     if case .integer(let value) = try database.scalar("SELECT coalesce(max(id), 0) FROM lists") { return value }

@@ -2,11 +2,14 @@ import Foundation
 
 /// A verified copy of the store, taken before a change that rewrites it.
 ///
-/// The copy is made with SQLite's online backup from the store's own connection, so when the
-/// caller holds the write lock (`Store.write`) it is exactly the state the change starts from,
-/// and no other writer can commit in between. A copy counts as a backup only once it has been
-/// flushed to disk, reopened, passed `integrity_check` and shown the same row count in every
-/// table as the live store; otherwise it is removed and the change must not go ahead.
+/// The copy is made with SQLite's online backup from a second, read-only connection: SQLite
+/// refuses to back up from a connection inside a write transaction, and a reader sees the last
+/// committed state. When the caller holds the write lock (`Store.write`) and has written
+/// nothing yet, that state is exactly the one the change starts from, and no other writer can
+/// commit in between (the locked snapshot of the migration research, §5.4). A copy counts as a
+/// backup only once it has been flushed to disk, reopened, passed `integrity_check` and shown
+/// the same row count in every table as the live store; otherwise it is removed and the change
+/// must not go ahead.
 ///
 /// Related SQLite documentation: https://sqlite.org/backup.html
 public struct StoreBackup: Sendable {
@@ -25,7 +28,14 @@ public struct StoreBackup: Sendable {
   public static func make(of store: Store, label: String, now: Date) throws -> StoreBackup {
     let path = try reserveFile(for: store.path, label: label, now: now)
     do {
-      try store.database.backup(to: path)
+      let source = try Database(path: store.path, mode: .readOnly)
+      defer { source.close() }
+      source.setBusyTimeout(milliseconds: store.options.busyTimeoutMilliseconds)
+      try source.backup(to: path)
+      // The copy inherits the store's WAL mode; a backup is one self-contained file.
+      let copyWriter = try Database(path: path, mode: .readWrite)
+      _ = try copyWriter.scalar("PRAGMA journal_mode = DELETE")
+      copyWriter.close()
       try synchronize(path)
       let live = try store.tableRowCounts()
       let copy = try Database(path: path, mode: .readOnly)

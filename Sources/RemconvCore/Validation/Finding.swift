@@ -23,7 +23,7 @@ public struct Finding: Hashable, Sendable {
 
   public var severity: Diagnostic.Severity { rule.severity }
 
-  /// `error[orphan-reminder] 3F2A1B4C… "Call plumber": list #7 does not exist`, without the fix.
+  /// `error[orphan-reminder] 3F2A9C01-… "Call plumber": list #7 does not exist`, without the fix.
   public var headline: String {
     "\(severity.rawValue)[\(rule.id)] \(subject.label): \(message)"
   }
@@ -67,14 +67,14 @@ public struct FindingSubject: Hashable, Sendable {
 
   public static let database = FindingSubject(table: "database", rowID: nil)
 
-  /// `3F2A1B4C… "Call plumber"`, `list 9C0D22E1… "Groceries"`, `#12` without a UID, `database`.
-  /// The UID is cut to its first group: enough to find it, short enough to read; `--json`
-  /// carries it whole.
+  /// `3F2A9C01-… "Call plumber"` with the whole UID, `list … "Groceries"`, `#12` without a
+  /// UID, `database`. The UID is never shortened: UIDs from one generator often share their
+  /// first groups, and a finding must name one item.
   public var label: String {
     guard let rowID else { return table }
     var text = table == "lists" ? "list " : (table == "reminders" ? "" : "\(table) ")
     if let uid, !uid.isEmpty {
-      text += uid.count > 9 ? String(uid.prefix(8)) + "…" : uid
+      text += uid
     } else {
       text += "#\(rowID)"
     }

@@ -83,7 +83,7 @@ public enum Fix: Hashable, Sendable {
       let kept = uid.map { "extra.brokenParent keeps \($0)" } ?? "extra.repaired.parentRow keeps #\(row)"
       return say("make it top-level", "made it top-level") + "; \(kept)"
     case .assignFreshUID(let original):
-      let kept = original.map { _ in " (the old one kept in extra.originalId)" } ?? ""
+      let kept = original.map { _ in "; the old one is kept in extra.originalId" } ?? ""
       return say("give it a fresh UID", "gave it a fresh UID") + kept
     case .renameList(_, let name):
       return say("rename it ", "renamed it ") + JSONText.quoted(name)
@@ -97,7 +97,7 @@ public enum Fix: Hashable, Sendable {
     case .clearCompletion:
       return say("move completedAt to ", "moved completedAt to ") + "extra.repaired.completedAt"
     case .raiseEditedAt(_, let value):
-      return say("raise editedAt to ", "raised editedAt to ") + "createdAt \(value) (old value kept in extra.repaired.editedAt)"
+      return say("raise editedAt to ", "raised editedAt to ") + "its createdAt \(value); the old value is kept in extra.repaired.editedAt"
     case .keepInvalidDue:
       return say("move the due date to ", "moved the due date to ") + "extra.invalid.dueDate"
     case .keepInvalidTimestamp(let column, _):

@@ -68,6 +68,22 @@ public enum Repairer {
   public static func run(
     store: Store, options: ValidationOptions, dryRun: Bool, now: Date, backupLabel: String = "pre-validate-fix"
   ) throws -> RepairReport {
+    do {
+      return try repair(store: store, options: options, dryRun: dryRun, now: now, backupLabel: backupLabel)
+    } catch let damaged as DamagedStore {
+      return damaged.report
+    }
+  }
+
+  /// Thrown out of the write transaction to roll it back: after SQLite met damage inside a
+  /// transaction, even a COMMIT of nothing fails.
+  private struct DamagedStore: Error {
+    let report: RepairReport
+  }
+
+  private static func repair(
+    store: Store, options: ValidationOptions, dryRun: Bool, now: Date, backupLabel: String
+  ) throws -> RepairReport {
     try store.write(commit: !dryRun) {
       var report = RepairReport(dryRun: dryRun)
       var result = try Validator(store: store, options: options).run()
@@ -77,7 +93,7 @@ public enum Repairer {
         report.refusedBecauseDamaged = true
         report.records = result.findings.map { RepairRecord(finding: $0, outcome: .remains) }
         report.remaining = result.findings
-        return report
+        throw DamagedStore(report: report)
       }
       var laterOptions = options
       laterOptions.checksFileIntegrity = false
@@ -85,17 +101,24 @@ public enum Repairer {
       var round = 0
       while true {
         let fixable = result.findings.filter { $0.fix != nil }
-        for finding in result.findings where finding.fix == nil && reported.insert(finding).inserted {
-          report.records.append(RepairRecord(finding: finding, outcome: .remains))
+        var outcomes: [Finding: RepairRecord.Outcome] = [:]
+        if !fixable.isEmpty {
+          round += 1
+          guard round <= maximumRounds else { throw RepairDidNotConverge(findings: fixable) }
+          if !dryRun, report.backup == nil {
+            report.backup = try StoreBackup.make(of: store, label: backupLabel, now: now)
+          }
+          outcomes = try FixApplier(store: store, now: now).apply(fixable)
+        }
+        // Reported in the validator's order; a finding without a fix only the first time met.
+        for finding in result.findings {
+          if let outcome = outcomes[finding] {
+            report.records.append(RepairRecord(finding: finding, outcome: outcome))
+          } else if reported.insert(finding).inserted {
+            report.records.append(RepairRecord(finding: finding, outcome: .remains))
+          }
         }
         if fixable.isEmpty { break }
-        round += 1
-        guard round <= maximumRounds else { throw RepairDidNotConverge(findings: fixable) }
-        if !dryRun, report.backup == nil {
-          report.backup = try StoreBackup.make(of: store, label: backupLabel, now: now)
-        }
-        let applier = FixApplier(store: store, now: now)
-        report.records += try applier.apply(fixable)
         result = try Validator(store: store, options: laterOptions).run()
       }
       report.remaining = result.findings
@@ -111,13 +134,14 @@ struct FixApplier {
   let store: Store
   let now: Date
 
-  func apply(_ findings: [Finding]) throws -> [RepairRecord] {
+  /// Applies the fix of each finding; returns what became of each.
+  func apply(_ findings: [Finding]) throws -> [Finding: RepairRecord.Outcome] {
     let ordered = findings.enumerated().sorted { left, right in
       let leftPhase = Self.phase(of: left.element.fix)
       let rightPhase = Self.phase(of: right.element.fix)
       return leftPhase != rightPhase ? leftPhase < rightPhase : left.offset < right.offset
     }.map(\.element)
-    var records: [RepairRecord] = []
+    var outcomes: [Finding: RepairRecord.Outcome] = [:]
     var renames: [(rowID: Int64, name: String)] = []
     for finding in ordered {
       guard let fix = finding.fix else { continue }
@@ -130,9 +154,9 @@ struct FixApplier {
     if !renames.isEmpty { try store.rekeyLists(renames) }
     for finding in ordered {
       guard let fix = finding.fix, let row = finding.subject.rowID else { continue }
-      records.append(RepairRecord(finding: finding, outcome: try apply(fix, for: finding, row: row)))
+      outcomes[finding] = try apply(fix, for: finding, row: row)
     }
-    return records
+    return outcomes
   }
 
   private static func phase(of fix: Fix?) -> Int {
@@ -173,7 +197,7 @@ struct FixApplier {
         if let original { ExtraRecord.keep(.string(original), at: "originalId", in: &extra) }
         try store.updateReminderRow(row, [(.uid, .text(fresh)), (.extra, .text(JSONText.encode(.object(extra))))])
       }
-      return .repaired("gave it the fresh UID \(fresh)" + (original == nil ? "" : " (the old one kept in extra.originalId)"))
+      return .repaired("gave it the fresh UID \(fresh)" + (original == nil ? "" : "; the old one is kept in extra.originalId"))
 
     case .inferCompletion(_, let value):
       try editReminder(row, [(.completedAt, .text(value))]) {
@@ -237,7 +261,7 @@ struct FixApplier {
       var extra = try reminderExtra(row)
       ExtraRecord.keep(.number(String(missingRow)), at: "listRow", under: "repaired", in: &extra)
       try store.updateReminderRow(row, [(.listRowID, .integer(list.rowID)), (.extra, .text(JSONText.encode(.object(extra))))])
-      return .repaired(done + (list.created ? " (created the list)" : ""))
+      return .repaired(done + (list.created ? "; created the list" : ""))
 
     case .detachFromParent(let parentRow, let parentUID):
       guard try linkIsStillBroken(child: row, parent: parentRow, rule: finding.rule) else {

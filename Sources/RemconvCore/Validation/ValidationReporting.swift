@@ -2,7 +2,7 @@
 /// pipelines (`version` 1, sorted keys, the same exit codes as the text).
 
 extension Finding {
-  /// `error[orphan-reminder] 3F2A1B4C… "Call plumber": list #7 does not exist (fix: move to "Recovered")`.
+  /// `error[orphan-reminder] 3F2A9C01-… "Call plumber": list #7 does not exist (fix: move to "Recovered")`.
   public var reportLine: String {
     headline + (fix.map { " (fix: \($0.description(applied: false)))" } ?? " (no automatic fix)")
   }
@@ -84,7 +84,11 @@ extension RepairReport {
     if refusedBecauseDamaged {
       return "the store is damaged (see the integrity findings): nothing was repaired; restore a backup"
     }
-    if records.isEmpty { return "checked \(plural(listCount, "list")) and \(plural(reminderCount, "reminder")): nothing to repair" }
+    let checked = "checked \(plural(listCount, "list")) and \(plural(reminderCount, "reminder"))"
+    if repairedCount == 0 {
+      let left = remaining.isEmpty ? "" : ", \(plural(remaining.count, "finding")) without an automatic fix"
+      return "\(checked): nothing to repair\(left)"
+    }
     var text = "\(dryRun ? "would repair" : "repaired") \(repairedCount) of \(plural(records.count, "finding"))"
     text += remaining.isEmpty ? ", none remains" : ", \(remaining.count) remain\(remaining.count == 1 ? "s" : "")"
     if dryRun { text += "; nothing was changed" }

@@ -81,8 +81,12 @@ private final class ValidationRun {
     self.listScope = listScope
   }
 
+  /// Rows seen by the list check and the value pass (no separate count: a count may read an
+  /// index, and the file may be damaged).
+  var listCount = 0
+  var reminderCount = 0
+
   func execute() throws -> ValidationResult {
-    let counts = try store.integrityCounts()
     if scope == .everything, options.checksFileIntegrity {
       try checkFileIntegrity()
     }
@@ -100,7 +104,7 @@ private final class ValidationRun {
       let rightRow = right.element.subject.rowID ?? 0
       return leftRow != rightRow ? leftRow < rightRow : left.offset < right.offset
     }.map(\.element)
-    return ValidationResult(findings: ordered, listCount: counts.lists, reminderCount: counts.reminders)
+    return ValidationResult(findings: ordered, listCount: listCount, reminderCount: reminderCount)
   }
 
   /// Runs one check; on a damaged file a failing check becomes an `integrity` finding instead
@@ -123,8 +127,12 @@ private final class ValidationRun {
     } catch let error as SQLiteError {
       problems = [error.message]
     }
-    for problem in problems {
-      findings.append(Finding(rule: .integrity, subject: .database, message: problem, fix: nil))
+    // SQLite may return several problems in one row, under a "*** in database main ***" header.
+    let lines = problems.flatMap { $0.split(separator: "\n") }.map(String.init).filter {
+      !$0.hasPrefix("*** in database")
+    }
+    for line in lines {
+      findings.append(Finding(rule: .integrity, subject: .database, message: line, fix: nil))
     }
     isDamaged = !problems.isEmpty
   }
@@ -151,6 +159,7 @@ private final class ValidationRun {
   private func checkLists() throws {
     let all = try store.integrityLists()
     lists = Dictionary(uniqueKeysWithValues: all.map { ($0.rowID, $0) })
+    listCount = all.count
     var found: [Finding] = []
     func subject(_ list: IntegrityList) -> FindingSubject { .list(list.rowID, uid: list.uid, name: list.name) }
 
@@ -357,6 +366,7 @@ private final class ValidationRun {
 
   private func checkReminderValues() throws {
     try store.forEachReminderValues(in: scope) { row in
+      reminderCount += 1
       let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
       func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
         findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
@@ -418,7 +428,7 @@ private final class ValidationRun {
       if row.dueKind != parsed.kind.rawValue {
         add(
           .dueKindMismatch,
-          "its due_kind is \(row.dueKind.map(Self.quoted) ?? "NULL") but the due date \(Self.quoted(due)) is \(parsed.kind.rawValue)",
+          "its due_kind is \(row.dueKind.map(Self.quoted) ?? "NULL") but the due date \(Self.quoted(due)) is \(Self.kindPhrase(parsed.kind))",
           .setDueKind(parsed.kind))
       }
     } catch {
@@ -469,6 +479,15 @@ private final class ValidationRun {
   /// A stored value in single quotes, cut to 40 characters.
   static func quoted(_ value: String) -> String {
     "'" + (value.count > 40 ? String(value.prefix(39)) + "…" : value) + "'"
+  }
+
+  static func kindPhrase(_ kind: DueDate.Kind) -> String {
+    switch kind {
+    case .date: "a date"
+    case .floating: "a floating time"
+    case .utc: "a UTC time"
+    case .zoned: "a zoned time"
+    }
   }
 
   static func nonEmpty(_ text: String?) -> String? {

@@ -69,5 +69,27 @@ ls -l "$store" >&2
 hyperfine --warmup 1 --runs "${RUNS:-3}" --export-markdown "$work/results.md" \
   --command-name "validate" "$remconv validate --quiet" \
   --command-name "validate --deep" "$remconv validate --deep --quiet" \
-  --command-name "export --format jsonl" "$remconv export --format jsonl > /dev/null"
-cat "$work/results.md"
+  --command-name "export --format jsonl" "$remconv export --format jsonl > /dev/null" \
+  --command-name "import of 11 reminders (--dry-run), scoped checks included" \
+  "$remconv import Samples/jsonl/reminders.jsonl --dry-run --quiet"
+
+# The same store with 10,000 defects (1%): 2,500 orphans, 1,250 two-reminder cycles, 2,500
+# duplicate UIDs, 2,500 bad priorities. Each run repairs a fresh copy (backup included).
+broken="$work/broken-$count.sqlite"
+cp "$store" "$broken"
+sqlite3 "$broken" <<SQL
+BEGIN;
+UPDATE reminders SET list_id = 99 WHERE id % 400 = 1;
+UPDATE reminders SET parent_id = id + 1 WHERE id % 800 = 5;
+UPDATE reminders SET parent_id = id - 1 WHERE id % 800 = 6;
+UPDATE reminders SET uid = (SELECT p.uid FROM reminders p WHERE p.id = reminders.id - 1) WHERE id % 400 = 3;
+UPDATE reminders SET priority = 9 WHERE id % 400 = 7;
+COMMIT;
+SQL
+repaired="$work/repaired-$count.sqlite"
+REMCONV_STORE="$broken" "$remconv" validate --quiet | cut -d']' -f1 | sort | uniq -c >&2 || true
+hyperfine --runs "${RUNS:-3}" --export-markdown "$work/results-fix.md" \
+  --prepare "rm -f '$repaired'* && cp '$broken' '$repaired'" \
+  --command-name "validate --fix (10,000 defects)" "REMCONV_STORE='$repaired' $remconv validate --fix --quiet > /dev/null"
+REMCONV_STORE="$repaired" "$remconv" validate --quiet
+cat "$work/results.md" "$work/results-fix.md"

@@ -15,11 +15,13 @@ public enum IntegrityScope: Sendable, Equatable {
   /// are always checked whole.
   case importedReminders
 
-  /// The FROM clause that yields the reminders in scope as `r`.
+  /// The FROM clause that yields the reminders in scope as `r`. CROSS JOIN fixes the scope
+  /// table as the outer loop: the planner has no statistics for it and would otherwise scan
+  /// every reminder to probe a scope of ten rows.
   fileprivate var reminders: String {
     switch self {
     case .everything: "reminders r"
-    case .importedReminders: "temp.\(Store.scopeTable) s JOIN reminders r ON r.id = s.id"
+    case .importedReminders: "temp.\(Store.scopeTable) s CROSS JOIN reminders r ON r.id = s.id"
     }
   }
 }
@@ -32,7 +34,6 @@ public struct IntegrityList: Hashable, Sendable {
   public let nameKey: String
   public let createdAt: String?
   public let extra: String?
-  public let reminderCount: Int
 }
 
 /// A reminder as the relationship checks see it: where it hangs and what its parent is.
@@ -152,18 +153,12 @@ extension Store {
     return violations
   }
 
-  /// Every list, raw, oldest first, with how many reminders point at it.
+  /// Every list, raw, oldest first.
   public func integrityLists() throws -> [IntegrityList] {
-    try database.rows("""
-      SELECT l.id, l.uid, l.name, l.name_key, l.created_at, l.extra,
-        (SELECT count(*) FROM reminders r WHERE r.list_id = l.id)
-      FROM lists l ORDER BY l.id
-      """
-    ).map { row in
+    try database.rows("SELECT id, uid, name, name_key, created_at, extra FROM lists ORDER BY id").map { row in
       IntegrityList(
         rowID: row.int(0) ?? 0, uid: row.string(1) ?? "", name: row.string(2) ?? "",
-        nameKey: row.string(3) ?? "", createdAt: row.string(4), extra: row.string(5),
-        reminderCount: Int(row.int(6) ?? 0))
+        nameKey: row.string(3) ?? "", createdAt: row.string(4), extra: row.string(5))
     }
   }
 
@@ -345,12 +340,13 @@ extension Store {
 
   /// Stores each list's name as given and its key as `ListName.key(for:)` of it. Two passes
   /// (first a placeholder key per row, then the real one), so that swapping or fixing stale
-  /// keys never trips the UNIQUE constraint on an intermediate state.
+  /// keys never trips the UNIQUE constraint on an intermediate state. The placeholder starts
+  /// with U+FFFF, a noncharacter no name key holds (and not NUL: SQLite text ends there).
   public func rekeyLists(_ names: [(rowID: Int64, name: String)]) throws {
     for entry in names {
       try database.run(
         "UPDATE lists SET name_key = ? WHERE id = ?",
-        [.text("\u{0}rekey:\(entry.rowID)"), .integer(entry.rowID)])
+        [.text("\u{FFFF}rekey:\(entry.rowID)"), .integer(entry.rowID)])
     }
     for entry in names {
       try database.run(

@@ -31,6 +31,7 @@ extension Store {
         due = try DueDate(isoText: text, timeZone: row.string(13))
       } catch {
         markInvalid(&extra, key: "dueDate", value: text)
+        if let zone = row.string(13) { markInvalid(&extra, key: "dueTimeZone", value: zone) }
       }
     }
     let storedPriority = Int(row.int(14) ?? 0)

@@ -35,6 +35,17 @@ public enum DefectStores {
     return store
   }
 
+  /// Runs `body` on a store in a fresh temporary folder, the baseline broken by `defect`; the
+  /// store is closed and the folder removed afterwards.
+  public static func withStore<T>(defect: String, _ body: (Store) throws -> T) throws -> T {
+    let directory = TemporaryDirectory()
+    return try withExtendedLifetime(directory) {
+      let store = try make(at: directory.file("store.sqlite"), defect: defect)
+      defer { store.close() }
+      return try body(store)
+    }
+  }
+
   /// Runs raw SQL on an open store with foreign keys off, as `sqlite3` would by default.
   public static func breakStore(_ store: Store, with sql: String) throws {
     // PRAGMA foreign_keys cannot change inside a transaction: switch it around the batch.

@@ -31,74 +31,63 @@ import RemconvTestSupport
   }
 
   @Test func foreignKeyViolationsNameTheirColumns() throws {
-    let directory = TemporaryDirectory()
-    let store = try DefectStores.make(
-      at: directory.file("store.sqlite"),
-      defect: "UPDATE reminders SET list_id = 9 WHERE id = 4; UPDATE reminders SET parent_id = 77 WHERE id = 1")
-    defer { store.close() }
-    let violations = try store.foreignKeyViolations().sorted { ($0.rowID ?? 0) < ($1.rowID ?? 0) }
-    #expect(
-      violations == [
-        ForeignKeyViolation(table: "reminders", rowID: 1, parentTable: "reminders", columns: ["parent_id"], parentColumns: ["id"]),
-        ForeignKeyViolation(table: "reminders", rowID: 4, parentTable: "lists", columns: ["list_id"], parentColumns: ["id"]),
-      ])
-    // Both are named by the domain rules, so the foreign-key rule stays quiet about them.
-    let rules = try Validator(store: store).run().findings.map(\.rule)
-    #expect(rules == [.orphanReminder, .orphanSubtask])
+    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id = 4; UPDATE reminders SET parent_id = 77 WHERE id = 1") { store throws in
+      let violations = try store.foreignKeyViolations().sorted { ($0.rowID ?? 0) < ($1.rowID ?? 0) }
+      #expect(
+        violations == [
+          ForeignKeyViolation(table: "reminders", rowID: 1, parentTable: "reminders", columns: ["parent_id"], parentColumns: ["id"]),
+          ForeignKeyViolation(table: "reminders", rowID: 4, parentTable: "lists", columns: ["list_id"], parentColumns: ["id"]),
+        ])
+      // Both are named by the domain rules, so the foreign-key rule stays quiet about them.
+      let rules = try Validator(store: store).run().findings.map(\.rule)
+      #expect(rules == [.orphanReminder, .orphanSubtask])
+    }
   }
 
   @Test func theImportScopeHoldsAddedAndUpdatedRowsOnly() throws {
-    let directory = TemporaryDirectory()
-    let store = try DefectStores.make(
-      at: directory.file("store.sqlite"),
-      defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1")
-    defer { store.close() }
-    let scoped = try store.withIntegrityScope(addedAfter: 3, updated: [1]) { scope in
-      (try store.orphanReminders(in: scope).map(\.rowID), try store.subtaskRows(in: scope))
-    }
-    #expect(scoped.0 == [1, 4])
-    #expect(scoped.1 == [1])
-    // Row 1 now hangs under 3 → 2 → 1: the walk from the scope finds the cycle.
-    let cycles = try store.withIntegrityScope(addedAfter: 4, updated: [1]) { _ in
-      try ParentCycleFinder.cycles(reachableFrom: store.subtaskRows(in: .importedReminders)) {
-        try store.parentRowID(ofReminderRow: $0)
+    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1") { store throws in
+      let scoped = try store.withIntegrityScope(addedAfter: 3, updated: [1]) { scope in
+        (try store.orphanReminders(in: scope).map(\.rowID), try store.subtaskRows(in: scope))
       }
+      #expect(scoped.0 == [1, 4])
+      #expect(scoped.1 == [1])
+      // Row 1 now hangs under 3 → 2 → 1: the walk from the scope finds the cycle.
+      let cycles = try store.withIntegrityScope(addedAfter: 4, updated: [1]) { _ in
+        try ParentCycleFinder.cycles(reachableFrom: store.subtaskRows(in: .importedReminders)) {
+          try store.parentRowID(ofReminderRow: $0)
+        }
+      }
+      #expect(cycles == [[1, 3, 2]])
+      #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0), "the scope table is dropped")
     }
-    #expect(cycles == [[1, 3, 2]])
-    #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0), "the scope table is dropped")
   }
 
   @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
-    let directory = TemporaryDirectory()
     // Each list carries the other's key: fixing one at a time would collide.
-    let store = try DefectStores.make(
-      at: directory.file("store.sqlite"),
-      defect: "UPDATE lists SET name_key = 'x' WHERE id = 1; UPDATE lists SET name_key = 'home' WHERE id = 2; UPDATE lists SET name_key = 'work' WHERE id = 1")
-    defer { store.close() }
-    let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Date())
-    #expect(report.records.map(\.finding.rule) == [.listNameKey, .listNameKey])
-    #expect(report.remaining.isEmpty)
-    #expect(try store.database.rows("SELECT name_key FROM lists ORDER BY id").compactMap { $0.string(0) } == ["home", "work"])
+    let swapped = "UPDATE lists SET name_key = 'x' WHERE id = 1; UPDATE lists SET name_key = 'home' WHERE id = 2; UPDATE lists SET name_key = 'work' WHERE id = 1"
+    try DefectStores.withStore(defect: swapped) { store throws in
+      let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Date())
+      #expect(report.records.map(\.finding.rule) == [.listNameKey, .listNameKey])
+      #expect(report.remaining.isEmpty)
+      #expect(try store.database.rows("SELECT name_key FROM lists ORDER BY id").compactMap { $0.string(0) } == ["home", "work"])
+    }
   }
 
   @Test func aListStillHoldingRemindersIsNeverDeleted() throws {
-    let directory = TemporaryDirectory()
-    let store = try DefectStores.make(at: directory.file("store.sqlite"), defect: "")
-    defer { store.close() }
-    #expect(throws: RemconvError.self) { try store.deleteEmptyList(rowID: 1) }
-    #expect(try store.reminderCount() == 4)
+    try DefectStores.withStore(defect: "") { store throws in
+      #expect(throws: RemconvError.self) { try store.deleteEmptyList(rowID: 1) }
+      #expect(try store.reminderCount() == 4)
+    }
   }
 
   @Test func readingAStoredDueWithAnUnknownZoneKeepsBoth() throws {
-    let directory = TemporaryDirectory()
-    let store = try DefectStores.make(
-      at: directory.file("store.sqlite"), defect: "UPDATE reminders SET due_tz = 'Europe/Atlantis' WHERE id = 4")
-    defer { store.close() }
-    let reminder = try #require(try store.reminder(rowID: 4)).reminder
-    #expect(reminder.dueDate == nil)
-    #expect(
-      reminder.extra["invalid"]
-        == .object(["dueDate": .string("2026-11-30T09:00:00"), "dueTimeZone": .string("Europe/Atlantis")]))
+    try DefectStores.withStore(defect: "UPDATE reminders SET due_tz = 'Europe/Atlantis' WHERE id = 4") { store throws in
+      let reminder = try #require(try store.reminder(rowID: 4)).reminder
+      #expect(reminder.dueDate == nil)
+      #expect(
+        reminder.extra["invalid"]
+          == .object(["dueDate": .string("2026-11-30T09:00:00"), "dueTimeZone": .string("Europe/Atlantis")]))
+    }
   }
 
   @Test func extraRecordsKeepEveryValue() {

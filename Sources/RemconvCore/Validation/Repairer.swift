@@ -142,18 +142,21 @@ struct FixApplier {
       return leftPhase != rightPhase ? leftPhase < rightPhase : left.offset < right.offset
     }.map(\.element)
     var outcomes: [Finding: RepairRecord.Outcome] = [:]
-    var renames: [(rowID: Int64, name: String)] = []
+    var normalizedNames: [(rowID: Int64, name: String)] = []
     for finding in ordered {
-      guard let fix = finding.fix else { continue }
-      if case .normalizeListName(_, let name) = fix, let row = finding.subject.rowID {
-        renames.append((row, name))
+      if case .normalizeListName(_, let name) = finding.fix, let row = finding.subject.rowID {
+        normalizedNames.append((row, name))
       }
     }
-    // Names and keys of every list in one two-pass rekey, so fixing several stale keys never
-    // trips the UNIQUE constraint on a state in between.
-    if !renames.isEmpty { try store.rekeyLists(renames) }
+    var rekeyed = false
     for finding in ordered {
       guard let fix = finding.fix, let row = finding.subject.rowID else { continue }
+      if case .normalizeListName = fix, !rekeyed {
+        // Every list's name and key in one two-pass rekey, once renames and merges have freed
+        // the keys (so fixing several stale keys never trips the UNIQUE constraint).
+        try store.rekeyLists(normalizedNames)
+        rekeyed = true
+      }
       outcomes[finding] = try apply(fix, for: finding, row: row)
     }
     return outcomes
@@ -251,7 +254,7 @@ struct FixApplier {
     case .mergeList(let target, _):
       try merge(listRow: row, into: target)
     case .normalizeListName(let old, let name):
-      // Renamed with every other list of this round before the loop; keep the old spelling.
+      // Rekeyed with every other list of this round (see `apply(_:)`); keep the old spelling.
       if old != name {
         try editList(row) { ExtraRecord.keep(.string(old), at: "name", under: "repaired", in: &$0) }
       }

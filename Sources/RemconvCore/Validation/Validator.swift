@@ -74,17 +74,17 @@ private final class ValidationRun {
   /// Set once SQLite reports damage: later checks that fail are reported, not thrown.
   var isDamaged = false
 
+  /// Rows seen by the list check and the value pass (no separate count: a count may read an
+  /// index, and the file may be damaged).
+  var listCount = 0
+  var reminderCount = 0
+
   init(store: Store, options: ValidationOptions, scope: IntegrityScope, listScope: Set<Int64>?) {
     self.store = store
     self.options = options
     self.scope = scope
     self.listScope = listScope
   }
-
-  /// Rows seen by the list check and the value pass (no separate count: a count may read an
-  /// index, and the file may be damaged).
-  var listCount = 0
-  var reminderCount = 0
 
   func execute() throws -> ValidationResult {
     if scope == .everything, options.checksFileIntegrity {

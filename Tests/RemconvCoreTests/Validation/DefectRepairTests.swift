@@ -191,6 +191,23 @@ import RemconvTestSupport
     }
   }
 
+  @Test func theOldestListsStaleKeyIsFixedOnceTheCollidingListIsRenamed() throws {
+    // "Home" holds a stale key, and the later "home " holds the key "home" would get.
+    let defect = """
+      UPDATE lists SET name_key = 'stale' WHERE id = 1;
+      INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'home ', 'home', '2026-02-01T00:00:00Z');
+      """
+    try DefectStores.withStore(defect: defect) { store throws in
+      let rules = try Validator(store: store).run().findings.map { "\($0.rule.id) #\($0.subject.rowID ?? 0)" }
+      #expect(rules == ["list-name-collision #3", "list-name-key #1"])
+      let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Self.now)
+      #expect(report.remaining.isEmpty)
+      #expect(
+        try store.database.rows("SELECT name, name_key FROM lists ORDER BY id").map { "\($0.string(0) ?? "")|\($0.string(1) ?? "")" }
+          == ["Home|home", "Work|work", "home (2)|home (2)"])
+    }
+  }
+
   @Test func collisionsAreOnlyReportedUnderTheFailPolicy() throws {
     try DefectStores.withStore(defect: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'work', 'w', '2026-02-01T00:00:00Z')") { store throws in
       var options = ValidationOptions()

@@ -155,6 +155,19 @@ import RemconvTestSupport
     #expect(bench.run("validate").output == check.output, "nothing was repaired")
   }
 
+  @Test func aNewerSchemaThisVersionCannotReadIsSaidToBeNewer() throws {
+    let bench = try bench(
+      defect: """
+        INSERT INTO remconv_migrations (id, checksum, tool_version, applied_at)
+          VALUES ('9999_rename_due_zone', 'x', '9.0.0', '2030-01-01T00:00:00Z');
+        ALTER TABLE reminders RENAME COLUMN due_tz TO due_zone;
+        """)
+    let result = bench.run("validate")
+    #expect(result.status == .storeTooNew)
+    #expect(result.errors.contains("cannot be checked by this one"))
+    #expect(result.errors.contains("due_tz"))
+  }
+
   @Test func exportValidateStopsOnErrorsOnly() throws {
     let broken = try bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
     let stopped = broken.run("export --validate --format jsonl")

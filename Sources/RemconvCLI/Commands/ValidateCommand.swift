@@ -56,9 +56,15 @@ struct ValidateCommand: Command {
         return try repair(store, options: options, context: context)
       }
       return try check(store, options: options, context: context)
-    } catch let error where store.isNewerThanThisVersion && !(error is RemconvError) {
-      // A newer schema can differ from what these checks read: say so, not "internal error".
-      throw RemconvError.storeTooNew("\(path): this store was written by a newer remconv and cannot be checked by this one: \(error)")
+    } catch let error where store.isNewerThanThisVersion {
+      // A newer schema can differ from what these checks read (a renamed column): say so,
+      // rather than report an I/O or internal error. Waiting for a writer stays what it is.
+      switch error {
+      case RemconvError.storeBusy, RemconvError.storeTooNew: throw error
+      default:
+        throw RemconvError.storeTooNew(
+          "\(path): this store was written by a newer remconv and cannot be checked by this one: \(error)")
+      }
     }
   }
 

@@ -191,14 +191,13 @@ struct FixApplier {
 
     case .assignFreshUID(let original):
       let fresh = StableID.make()
+      let keepOriginal: (inout [String: JSONValue]) -> Void = { extra in
+        if let original { ExtraRecord.keep(.string(original), at: "originalId", in: &extra) }
+      }
       if isList {
-        var extra = try listExtra(row)
-        if let original { ExtraRecord.keep(.string(original), at: "originalId", in: &extra) }
-        try store.updateListRow(row, [(.uid, .text(fresh)), (.extra, .text(JSONText.encode(.object(extra))))])
+        try editList(row, [(.uid, .text(fresh))], keepOriginal)
       } else {
-        var extra = try reminderExtra(row)
-        if let original { ExtraRecord.keep(.string(original), at: "originalId", in: &extra) }
-        try store.updateReminderRow(row, [(.uid, .text(fresh)), (.extra, .text(JSONText.encode(.object(extra))))])
+        try editReminder(row, [(.uid, .text(fresh))], keepOriginal)
       }
       return .repaired("gave it the fresh UID \(fresh)" + (original == nil ? "" : "; the old one is kept in extra.originalId"))
 
@@ -221,13 +220,10 @@ struct FixApplier {
       }
     case .keepInvalidTimestamp(let column, let value):
       if isList {
-        var extra = try listExtra(row)
-        ExtraRecord.keep(.string(value), at: column.rawValue, under: "invalid", in: &extra)
         // A list's creation time cannot be empty; the epoch is what remconv stores for unknown.
-        try store.updateListRow(
-          row,
-          [(.createdAt, .text(Timestamp(millisecondsSinceEpoch: 0).description)),
-           (.extra, .text(JSONText.encode(.object(extra))))])
+        try editList(row, [(.createdAt, .text(Timestamp(millisecondsSinceEpoch: 0).description))]) {
+          ExtraRecord.keep(.string(value), at: column.rawValue, under: "invalid", in: &$0)
+        }
       } else {
         try editReminder(row, [(Self.column(for: column), .null)]) {
           ExtraRecord.keep(.string(value), at: column.rawValue, under: "invalid", in: &$0)
@@ -261,9 +257,9 @@ struct FixApplier {
 
     case .moveToList(let name, let missingRow):
       let list = try recoveryList(named: name)
-      var extra = try reminderExtra(row)
-      ExtraRecord.keep(.number(String(missingRow)), at: "listRow", under: "repaired", in: &extra)
-      try store.updateReminderRow(row, [(.listRowID, .integer(list.rowID)), (.extra, .text(JSONText.encode(.object(extra))))])
+      try editReminder(row, [(.listRowID, .integer(list.rowID))]) {
+        ExtraRecord.keep(.number(String(missingRow)), at: "listRow", under: "repaired", in: &$0)
+      }
       return .repaired(done + (list.created ? "; created the list" : ""))
 
     case .detachFromParent(let parentRow, let parentUID):
@@ -291,27 +287,22 @@ struct FixApplier {
 
   // MARK: Extra
 
-  private func reminderExtra(_ row: Int64) throws -> [String: JSONValue] {
-    ExtraRecord.decode(try store.reminderExtraText(rowID: row))
-  }
-
-  private func listExtra(_ row: Int64) throws -> [String: JSONValue] {
-    ExtraRecord.decode(try store.listExtraText(rowID: row))
-  }
-
   /// Sets columns of a reminder and edits its extra in the same statement.
   private func editReminder(
     _ row: Int64, _ changes: [(ReminderRepairColumn, SQLValue)], _ edit: (inout [String: JSONValue]) -> Void
   ) throws {
-    var extra = try reminderExtra(row)
+    var extra = ExtraRecord.decode(try store.reminderExtraText(rowID: row))
     edit(&extra)
     try store.updateReminderRow(row, changes + [(.extra, .text(JSONText.encode(.object(extra))))])
   }
 
-  private func editList(_ row: Int64, _ edit: (inout [String: JSONValue]) -> Void) throws {
-    var extra = try listExtra(row)
+  /// Sets columns of a list and edits its extra in the same statement.
+  private func editList(
+    _ row: Int64, _ changes: [(ListRepairColumn, SQLValue)] = [], _ edit: (inout [String: JSONValue]) -> Void
+  ) throws {
+    var extra = ExtraRecord.decode(try store.listExtraText(rowID: row))
     edit(&extra)
-    try store.updateListRow(row, [(.extra, .text(JSONText.encode(.object(extra))))])
+    try store.updateListRow(row, changes + [(.extra, .text(JSONText.encode(.object(extra))))])
   }
 
   // MARK: Structure

@@ -23,6 +23,7 @@ public enum CLI {
     CompletionsCommand.self,
     ManCommand.self,
     MigrateCommand.self,
+    ValidateCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }

@@ -17,6 +17,7 @@ struct ExportCommand: Command {
       .flag("force", help: "Replace an existing output file."),
       .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
       .option("delimiter", value: "char", help: "The CSV delimiter.", defaultValue: "comma"),
+      .flag("validate", help: "Check the store first (as remconv validate); stop on errors, exit 1."),
     ],
     examples: [
       "remconv export --format csv -o reminders.csv", "remconv export --format ics --list Groceries",
@@ -35,6 +36,7 @@ struct ExportCommand: Command {
     guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames) }
     let store = try context.openStore()
     defer { store.close() }
+    if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { context.report($0) }
     let destination = try OutputDestination(

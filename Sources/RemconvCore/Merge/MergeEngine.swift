@@ -264,6 +264,18 @@ public final class MergeEngine {
     return result
   }
 
+  /// What this import wrote: every reminder row above `addedAfter` is new, and `updated` are
+  /// the rows that existed before and that it matched (changed or not).
+  public var writtenReminderRows: (addedAfter: Int64, updated: [Int64]) {
+    var updated: [Int64] = []
+    for (word, bits) in touchedRows.enumerated() where bits != 0 {
+      for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
+        updated.append(Int64(word * 64 + bit))
+      }
+    }
+    return (lastRowBeforeImport, updated)
+  }
+
   private func wasWrittenByThisImport(_ row: Int64) -> Bool {
     if row > lastRowBeforeImport { return true }
     return touchedRows[Int(row / 64)] & (1 << UInt64(row % 64)) != 0

@@ -22,6 +22,7 @@ public enum Importer {
       targetList: options.targetList, defaultList: source.baseName ?? "Reminders")
     do {
       report = try store.write(commit: !options.dryRun) {
+        let listsBefore = try store.lastListRowID()
         let engine = try MergeEngine(store: store, options: engineOptions, diagnostics: diagnostics, report: report)
         var count = 0
         while let record = try reader.next() {
@@ -29,7 +30,11 @@ public enum Importer {
           count += 1
           if count & 1023 == 0 { progress?(count) }
         }
-        let result = try engine.finish()
+        var result = try engine.finish()
+        // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
+        if try ImportValidation.check(store: store, engine: engine, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
+          result.diagnostics = diagnostics.entries
+        }
         if result.rejected > 0 {
           throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
         }

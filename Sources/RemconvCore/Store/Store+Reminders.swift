@@ -31,6 +31,7 @@ extension Store {
         due = try DueDate(isoText: text, timeZone: row.string(13))
       } catch {
         markInvalid(&extra, key: "dueDate", value: text)
+        if let zone = row.string(13) { markInvalid(&extra, key: "dueTimeZone", value: zone) }
       }
     }
     let storedPriority = Int(row.int(14) ?? 0)
@@ -129,14 +130,6 @@ extension Store {
   /// The row id of the first reminder with `uid`.
   public func reminderRowID(uid: String) throws -> Int64? {
     if case .integer(let row) = try database.scalar("SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1", [.text(uid)]) {
-      return row
-    }
-    return nil
-  }
-
-  /// The parent row of a reminder row, if it has one.
-  public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
-    if case .integer(let row) = try database.scalar("SELECT parent_id FROM reminders WHERE id = ?", [.integer(rowID)]) {
       return row
     }
     return nil

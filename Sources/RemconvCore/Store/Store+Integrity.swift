@@ -1,0 +1,393 @@
+import Foundation
+
+// The queries and targeted writes behind `remconv validate`.
+//
+// Every check that can be one set-based statement is one here (orphans, broken parent links,
+// duplicate UIDs); what needs Swift's parsers (dates, zones, list-name keys) is read in one
+// streaming pass. The rows come back raw, exactly as stored, so the validator sees what a hand
+// edit or an older remconv left, not what the decoder would make of it.
+
+/// Which reminders a check looks at.
+public enum IntegrityScope: Sendable, Equatable {
+  /// Every reminder in the store.
+  case everything
+  /// Only the reminders an import wrote (see `Store.withIntegrityScope`); lists are few and
+  /// are always checked whole.
+  case importedReminders
+
+  /// The FROM clause that yields the reminders in scope as `r`. CROSS JOIN fixes the scope
+  /// table as the outer loop: the planner has no statistics for it and would otherwise scan
+  /// every reminder to probe a scope of ten rows.
+  fileprivate var reminders: String {
+    switch self {
+    case .everything: "reminders r"
+    case .importedReminders: "temp.\(Store.scopeTable) s CROSS JOIN reminders r ON r.id = s.id"
+    }
+  }
+}
+
+/// A list row as stored, with nothing normalised.
+public struct IntegrityList: Hashable, Sendable {
+  public let rowID: Int64
+  public let uid: String
+  public let name: String
+  public let nameKey: String
+  public let createdAt: String?
+  public let extra: String?
+}
+
+/// A reminder as the relationship checks see it: where it hangs and what its parent is.
+public struct IntegrityReminderLink: Hashable, Sendable {
+  public let rowID: Int64
+  public let uid: String?
+  public let title: String
+  public let listRowID: Int64
+  public let parentRowID: Int64?
+  /// The parent row when it exists.
+  public let parent: Parent?
+
+  public struct Parent: Hashable, Sendable {
+    public let uid: String?
+    public let title: String
+    public let listRowID: Int64
+  }
+}
+
+/// A reminder's value columns, raw: the streaming pass parses them with the model's parsers.
+public struct IntegrityReminderValues: Sendable {
+  public let rowID: Int64
+  public let uid: String?
+  public let title: String
+  public let isDone: Bool
+  public let completedAt: String?
+  public let due: String?
+  public let dueKind: String?
+  public let dueTimeZone: String?
+  public let priority: SQLValue
+  public let tags: String?
+  public let createdAt: String?
+  public let editedAt: String?
+  public let extra: String?
+}
+
+/// One row of `PRAGMA foreign_key_check`, with the columns of the key it breaks.
+public struct ForeignKeyViolation: Hashable, Sendable {
+  public let table: String
+  public let rowID: Int64?
+  public let parentTable: String
+  /// The child columns (`list_id`) and the parent columns they should match (`id`).
+  public let columns: [String]
+  public let parentColumns: [String]
+}
+
+/// Reminder columns a repair may set.
+public enum ReminderRepairColumn: String, Sendable {
+  case listRowID = "list_id"
+  case parentRowID = "parent_id"
+  case uid
+  case completedAt = "completed_at"
+  case due
+  case dueKind = "due_kind"
+  case dueTimeZone = "due_tz"
+  case priority
+  case tags
+  case createdAt = "created_at"
+  case editedAt = "edited_at"
+  case extra
+}
+
+/// List columns a repair may set (the name key is kept in step by `renameList` and `rekeyLists`).
+public enum ListRepairColumn: String, Sendable {
+  case uid
+  case createdAt = "created_at"
+  case extra
+}
+
+extension Store {
+  static let scopeTable = "remconv_integrity_scope"
+
+  // MARK: Whole-store checks
+
+  /// The highest list row id (0 for none): lists above it were added later.
+  public func lastListRowID() throws -> Int64 {
+    if case .integer(let value) = try database.scalar("SELECT coalesce(max(id), 0) FROM lists") { return value }
+    return 0
+  }
+
+  /// SQLite's own structural check: empty when the file is sound. `deep` runs
+  /// `integrity_check` (also compares every index with its table); otherwise `quick_check`.
+  ///
+  /// Related SQLite documentation: https://sqlite.org/pragma.html#pragma_integrity_check
+  public func integrityProblems(deep: Bool, limit: Int = 100) throws -> [String] {
+    let pragma = deep ? "integrity_check" : "quick_check"
+    let messages = try database.rows("PRAGMA \(pragma)(\(max(1, limit)))").compactMap { $0.string(0) }
+    return messages == ["ok"] ? [] : messages
+  }
+
+  /// Every row that breaks a foreign key, with the key's columns.
+  ///
+  /// Related SQLite documentation: https://sqlite.org/pragma.html#pragma_foreign_key_check
+  public func foreignKeyViolations() throws -> [ForeignKeyViolation] {
+    let rows = try database.rows("PRAGMA foreign_key_check")
+    var keysByTable: [String: [Int64: (from: [String], to: [String])]] = [:]
+    var violations: [ForeignKeyViolation] = []
+    for row in rows {
+      let table = row.string(0) ?? ""
+      if keysByTable[table] == nil {
+        var keys: [Int64: (from: [String], to: [String])] = [:]
+        for key in try database.rows(
+          "SELECT id, \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.text(table)])
+        {
+          let id = key.int(0) ?? 0
+          keys[id, default: ([], [])].from.append(key.string(1) ?? "")
+          keys[id, default: ([], [])].to.append(key.string(2) ?? "")
+        }
+        keysByTable[table] = keys
+      }
+      let key = keysByTable[table]?[row.int(3) ?? -1]
+      violations.append(
+        ForeignKeyViolation(
+          table: table, rowID: row.int(1), parentTable: row.string(2) ?? "",
+          columns: key?.from ?? [], parentColumns: key?.to ?? []))
+    }
+    return violations
+  }
+
+  /// Every list, raw, oldest first.
+  public func integrityLists() throws -> [IntegrityList] {
+    try database.rows("SELECT id, uid, name, name_key, created_at, extra FROM lists ORDER BY id").map { row in
+      IntegrityList(
+        rowID: row.int(0) ?? 0, uid: row.string(1) ?? "", name: row.string(2) ?? "",
+        nameKey: row.string(3) ?? "", createdAt: row.string(4), extra: row.string(5))
+    }
+  }
+
+  // MARK: Reminder relationships
+
+  /// Reminders whose list row does not exist.
+  public func orphanReminders(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
+    try database.rows("""
+      SELECT r.id, r.uid, r.title, r.list_id, r.parent_id FROM \(scope.reminders)
+      WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id)
+      ORDER BY r.id
+      """
+    ).map { row in
+      IntegrityReminderLink(
+        rowID: row.int(0) ?? 0, uid: row.string(1), title: row.string(2) ?? "",
+        listRowID: row.int(3) ?? 0, parentRowID: row.int(4), parent: nil)
+    }
+  }
+
+  /// Subtasks whose parent row does not exist or sits in another list.
+  public func brokenParentLinks(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
+    try database.rows("""
+      SELECT r.id, r.uid, r.title, r.list_id, r.parent_id, p.id, p.uid, p.title, p.list_id
+      FROM \(scope.reminders) LEFT JOIN reminders p ON p.id = r.parent_id
+      WHERE r.parent_id IS NOT NULL AND (p.id IS NULL OR p.list_id IS NOT r.list_id)
+      ORDER BY r.id
+      """
+    ).map(Self.decodeLink)
+  }
+
+  /// Calls `body` with each (reminder, parent) row pair of the store, in row order: the input
+  /// of the cycle search, two integers a row.
+  public func forEachParentLink(_ body: (_ rowID: Int64, _ parentRowID: Int64) throws -> Void) throws {
+    let statement = try database.statement(
+      "SELECT id, parent_id FROM reminders WHERE parent_id IS NOT NULL ORDER BY id", cached: false)
+    while let row = try statement.step() {
+      try body(row.int(0) ?? 0, row.int(1) ?? 0)
+    }
+  }
+
+  /// The parent row of one reminder (nil when top-level or when the row does not exist).
+  public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
+    let statement = try database.statement("SELECT parent_id FROM reminders WHERE id = ?")
+    try statement.bind([.integer(rowID)])
+    defer { statement.reset() }
+    return try statement.step()?.int(0)
+  }
+
+  /// The reminder rows in scope that have a parent: where the scoped cycle search starts.
+  public func subtaskRows(in scope: IntegrityScope) throws -> [Int64] {
+    try database.rows("SELECT r.id FROM \(scope.reminders) WHERE r.parent_id IS NOT NULL ORDER BY r.id")
+      .compactMap { $0.int(0) }
+  }
+
+  /// The link and edit time of each given row, for describing a cycle and picking its newest edge.
+  public func reminderLinks(rowIDs: [Int64]) throws -> [(link: IntegrityReminderLink, editedAt: String?)] {
+    var result: [(link: IntegrityReminderLink, editedAt: String?)] = []
+    for rowID in rowIDs {
+      let rows = try database.rows("""
+        SELECT r.id, r.uid, r.title, r.list_id, r.parent_id, p.id, p.uid, p.title, p.list_id, r.edited_at
+        FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.id = ?
+        """, [.integer(rowID)])
+      if let row = rows.first { result.append((Self.decodeLink(row), row.string(9))) }
+    }
+    return result
+  }
+
+  private static func decodeLink(_ row: Row) -> IntegrityReminderLink {
+    let parent = row.int(5).map { _ in
+      IntegrityReminderLink.Parent(uid: row.string(6), title: row.string(7) ?? "", listRowID: row.int(8) ?? 0)
+    }
+    return IntegrityReminderLink(
+      rowID: row.int(0) ?? 0, uid: row.string(1), title: row.string(2) ?? "", listRowID: row.int(3) ?? 0,
+      parentRowID: row.int(4), parent: parent)
+  }
+
+  /// Every reminder whose UID another reminder also has, grouped by UID, oldest row first.
+  /// In the imported scope: the UIDs of imported reminders that another row shares.
+  public func duplicateReminderUIDRows(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
+    let duplicated: String
+    switch scope {
+    case .everything:
+      duplicated = "SELECT uid FROM reminders WHERE uid IS NOT NULL AND uid <> '' GROUP BY uid HAVING count(*) > 1"
+    case .importedReminders:
+      duplicated = """
+        SELECT r.uid FROM \(scope.reminders)
+        WHERE r.uid IS NOT NULL AND r.uid <> ''
+          AND EXISTS (SELECT 1 FROM reminders o WHERE o.uid = r.uid AND o.id <> r.id)
+        """
+    }
+    return try database.rows("""
+      SELECT r.id, r.uid, r.title, r.list_id, r.parent_id FROM reminders r
+      WHERE r.uid IN (\(duplicated))
+      ORDER BY r.uid, r.id
+      """
+    ).map { row in
+      IntegrityReminderLink(
+        rowID: row.int(0) ?? 0, uid: row.string(1), title: row.string(2) ?? "",
+        listRowID: row.int(3) ?? 0, parentRowID: row.int(4), parent: nil)
+    }
+  }
+
+  /// Calls `body` with the raw value columns of each reminder in scope, in row order, holding
+  /// one row at a time.
+  public func forEachReminderValues(
+    in scope: IntegrityScope, _ body: (IntegrityReminderValues) throws -> Void
+  ) throws {
+    let statement = try database.statement("""
+      SELECT r.id, r.uid, r.title, r.is_done, r.completed_at, r.due, r.due_kind, r.due_tz,
+        r.priority, r.tags, r.created_at, r.edited_at, r.extra
+      FROM \(scope.reminders) ORDER BY r.id
+      """, cached: false)
+    while let row = try statement.step() {
+      try body(
+        IntegrityReminderValues(
+          rowID: row.int(0) ?? 0, uid: row.string(1), title: row.string(2) ?? "", isDone: row.bool(3),
+          completedAt: row.string(4), due: row.string(5), dueKind: row.string(6), dueTimeZone: row.string(7),
+          priority: row.value(at: 8), tags: row.string(9), createdAt: row.string(10),
+          editedAt: row.string(11), extra: row.string(12)))
+    }
+  }
+
+  /// Runs `body` with the scope `.importedReminders` holding every reminder row above
+  /// `addedAfter` and the `updated` rows. The scope lives in a temporary table of this
+  /// connection and is dropped afterwards.
+  public func withIntegrityScope<T>(
+    addedAfter: Int64, updated: [Int64], _ body: (IntegrityScope) throws -> T
+  ) throws -> T {
+    try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(Self.scopeTable) (id INTEGER PRIMARY KEY)")
+    defer { try? database.execute("DROP TABLE IF EXISTS temp.\(Self.scopeTable)") }
+    try database.execute("DELETE FROM temp.\(Self.scopeTable)")
+    try database.run(
+      "INSERT INTO temp.\(Self.scopeTable) (id) SELECT id FROM reminders WHERE id > ?", [.integer(addedAfter)])
+    let insert = try database.statement("INSERT OR IGNORE INTO temp.\(Self.scopeTable) (id) VALUES (?)")
+    for row in updated {
+      try insert.bind([.integer(row)])
+      _ = try insert.step()
+      insert.reset()
+    }
+    return try body(.importedReminders)
+  }
+
+  /// The lists that hold a reminder of the import scope.
+  public func listRowsHoldingScopedReminders() throws -> Set<Int64> {
+    Set(
+      try database.rows("SELECT DISTINCT r.list_id FROM \(IntegrityScope.importedReminders.reminders)")
+        .compactMap { $0.int(0) })
+  }
+
+  // MARK: Repairs
+
+  /// Sets raw columns of one reminder row.
+  public func updateReminderRow(_ rowID: Int64, _ changes: [(ReminderRepairColumn, SQLValue)]) throws {
+    guard !changes.isEmpty else { return }
+    let assignments = changes.map { "\($0.0.rawValue) = ?" }.joined(separator: ", ")
+    try database.run("UPDATE reminders SET \(assignments) WHERE id = ?", changes.map(\.1) + [.integer(rowID)])
+  }
+
+  /// Sets raw columns of one list row.
+  public func updateListRow(_ rowID: Int64, _ changes: [(ListRepairColumn, SQLValue)]) throws {
+    guard !changes.isEmpty else { return }
+    let assignments = changes.map { "\($0.0.rawValue) = ?" }.joined(separator: ", ")
+    try database.run("UPDATE lists SET \(assignments) WHERE id = ?", changes.map(\.1) + [.integer(rowID)])
+  }
+
+  /// The `extra` text of a reminder row, as stored.
+  public func reminderExtraText(rowID: Int64) throws -> String? {
+    let value = try database.scalar("SELECT extra FROM reminders WHERE id = ?", [.integer(rowID)])
+    if case .text(let text) = value { return text }
+    return nil
+  }
+
+  /// The `extra` text of a list row, as stored.
+  public func listExtraText(rowID: Int64) throws -> String? {
+    let value = try database.scalar("SELECT extra FROM lists WHERE id = ?", [.integer(rowID)])
+    if case .text(let text) = value { return text }
+    return nil
+  }
+
+  /// Stores each list's name as given and its key as `ListName.key(for:)` of it. Two passes
+  /// (first a placeholder key per row, then the real one), so that swapping or fixing stale
+  /// keys never trips the UNIQUE constraint on an intermediate state. The placeholder starts
+  /// with U+FFFF, a noncharacter no name key holds (and not NUL: SQLite text ends there).
+  public func rekeyLists(_ names: [(rowID: Int64, name: String)]) throws {
+    for entry in names {
+      try database.run(
+        "UPDATE lists SET name_key = ? WHERE id = ?",
+        [.text("\u{FFFF}rekey:\(entry.rowID)"), .integer(entry.rowID)])
+    }
+    for entry in names {
+      try database.run(
+        "UPDATE lists SET name = ?, name_key = ? WHERE id = ?",
+        [.text(entry.name), .text(ListName.key(for: entry.name)), .integer(entry.rowID)])
+    }
+  }
+
+  /// Moves every reminder of one list into another. Returns how many moved.
+  @discardableResult
+  public func moveAllReminders(fromListRow source: Int64, toListRow target: Int64) throws -> Int {
+    try database.run("UPDATE reminders SET list_id = ? WHERE list_id = ?", [.integer(target), .integer(source)])
+    return database.changes
+  }
+
+  /// Deletes a list that no reminder points at; refuses (nothing deleted) when one still does,
+  /// so a repair can never cascade into reminders.
+  public func deleteEmptyList(rowID: Int64) throws {
+    let remaining = try reminderCount(inListRow: rowID)
+    guard remaining == 0 else {
+      throw RemconvError.conflict("list #\(rowID) still holds \(remaining) reminder(s); it was not removed")
+    }
+    try database.run("DELETE FROM lists WHERE id = ?", [.integer(rowID)])
+  }
+
+  /// The row count of every table of the main database, by name.
+  public func tableRowCounts() throws -> [String: Int] {
+    try Self.tableRowCounts(in: database)
+  }
+
+  static func tableRowCounts(in database: Database) throws -> [String: Int] {
+    let tables = try database.rows(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    ).compactMap { $0.string(0) }
+    var counts: [String: Int] = [:]
+    for table in tables {
+      let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      if case .integer(let count) = try database.scalar("SELECT count(*) FROM \(quoted)") {
+        counts[table] = Int(count)
+      }
+    }
+    return counts
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import RemconvCore
+import RemconvTestSupport
+
+/// The parts under the validator: the cycle search, the store's integrity queries and repair
+/// writes, and the records repairs keep in `extra`.
+@Suite struct IntegrityPartsTests {
+  @Test func cyclesAreFoundOnceEachStartingAtTheirLowestRow() {
+    var finder = ParentCycleFinder()
+    // 1 → 2 → 3 → 1, 4 → 4, 5 → 1 (leads into a cycle, is not in it), 6 → 7 (missing parent).
+    for (row, parent) in [(1, 2), (2, 3), (3, 1), (4, 4), (5, 1), (6, 7)] as [(Int64, Int64)] {
+      finder.add(row: row, parent: parent)
+    }
+    #expect(finder.cycles() == [[1, 2, 3], [4]])
+  }
+
+  @Test func aChainOfAMillionLinksNeedsNoRecursion() {
+    var finder = ParentCycleFinder()
+    for row in Int64(1)...1_000_000 { finder.add(row: row, parent: row - 1) }
+    #expect(finder.cycles().isEmpty)
+    var ring = ParentCycleFinder()
+    for row in Int64(1)...200_000 { ring.add(row: row, parent: row == 1 ? 200_000 : row - 1) }
+    #expect(ring.cycles().map(\.count) == [200_000])
+  }
+
+  @Test func theScopedWalkFindsCyclesAboveItsStartingRows() throws {
+    let parents: [Int64: Int64] = [10: 11, 11: 12, 12: 11, 20: 21]
+    let cycles = ParentCycleFinder.cycles(reachableFrom: [10, 20, 12]) { parents[$0] }
+    #expect(cycles == [[11, 12]])
+  }
+
+  @Test func foreignKeyViolationsNameTheirColumns() throws {
+    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id = 4; UPDATE reminders SET parent_id = 77 WHERE id = 1") { store throws in
+      let violations = try store.foreignKeyViolations().sorted { ($0.rowID ?? 0) < ($1.rowID ?? 0) }
+      #expect(
+        violations == [
+          ForeignKeyViolation(table: "reminders", rowID: 1, parentTable: "reminders", columns: ["parent_id"], parentColumns: ["id"]),
+          ForeignKeyViolation(table: "reminders", rowID: 4, parentTable: "lists", columns: ["list_id"], parentColumns: ["id"]),
+        ])
+      // Both are named by the domain rules, so the foreign-key rule stays quiet about them.
+      let rules = try Validator(store: store).run().findings.map(\.rule)
+      #expect(rules == [.orphanReminder, .orphanSubtask])
+    }
+  }
+
+  @Test func theImportScopeHoldsAddedAndUpdatedRowsOnly() throws {
+    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1") { store throws in
+      let scoped = try store.withIntegrityScope(addedAfter: 3, updated: [1]) { scope in
+        (try store.orphanReminders(in: scope).map(\.rowID), try store.subtaskRows(in: scope))
+      }
+      #expect(scoped.0 == [1, 4])
+      #expect(scoped.1 == [1])
+      // Row 1 now hangs under 3 → 2 → 1: the walk from the scope finds the cycle.
+      let cycles = try store.withIntegrityScope(addedAfter: 4, updated: [1]) { _ in
+        try ParentCycleFinder.cycles(reachableFrom: store.subtaskRows(in: .importedReminders)) {
+          try store.parentRowID(ofReminderRow: $0)
+        }
+      }
+      #expect(cycles == [[1, 3, 2]])
+      #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0), "the scope table is dropped")
+    }
+  }
+
+  @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
+    // Each list carries the other's key: fixing one at a time would collide.
+    let swapped = "UPDATE lists SET name_key = 'x' WHERE id = 1; UPDATE lists SET name_key = 'home' WHERE id = 2; UPDATE lists SET name_key = 'work' WHERE id = 1"
+    try DefectStores.withStore(defect: swapped) { store throws in
+      let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Date())
+      #expect(report.records.map(\.finding.rule) == [.listNameKey, .listNameKey])
+      #expect(report.remaining.isEmpty)
+      #expect(try store.database.rows("SELECT name_key FROM lists ORDER BY id").compactMap { $0.string(0) } == ["home", "work"])
+    }
+  }
+
+  @Test func aListStillHoldingRemindersIsNeverDeleted() throws {
+    try DefectStores.withStore(defect: "") { store throws in
+      #expect(throws: RemconvError.self) { try store.deleteEmptyList(rowID: 1) }
+      #expect(try store.reminderCount() == 4)
+    }
+  }
+
+  @Test func readingAStoredDueWithAnUnknownZoneKeepsBoth() throws {
+    try DefectStores.withStore(defect: "UPDATE reminders SET due_tz = 'Europe/Atlantis' WHERE id = 4") { store throws in
+      let reminder = try #require(try store.reminder(rowID: 4)).reminder
+      #expect(reminder.dueDate == nil)
+      #expect(
+        reminder.extra["invalid"]
+          == .object(["dueDate": .string("2026-11-30T09:00:00"), "dueTimeZone": .string("Europe/Atlantis")]))
+    }
+  }
+
+  @Test func extraRecordsKeepEveryValue() {
+    var extra: [String: JSONValue] = ["repaired": .string("someone else's"), "brokenParent": .string("A")]
+    ExtraRecord.keep(.string("B"), at: "brokenParent", in: &extra)
+    ExtraRecord.keep(.string("B"), at: "brokenParent", in: &extra)
+    ExtraRecord.keep(.number("7"), at: "listRow", under: "repaired", in: &extra)
+    #expect(extra["brokenParent"] == .array([.string("A"), .string("B")]))
+    #expect(extra["repaired"] == .object(["previous": .string("someone else's"), "listRow": .number("7")]))
+    #expect(ExtraRecord.decode("[1]") == ["invalid": .object(["extra": .string("[1]")])])
+    #expect(ExtraRecord.decode("") == [:])
+  }
+}

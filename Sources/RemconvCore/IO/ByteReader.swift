@@ -5,6 +5,11 @@ import Foundation
 /// Formats parse bytes, not `Character`s: Swift treats `"\r\n"` as one Character, and a
 /// byte-level parser is both correct and fast. Memory stays at one buffer whatever the size
 /// of the input.
+///
+/// No text format remconv reads has a NUL byte, and one is the sign of UTF-16, UTF-32 or a
+/// binary file given by mistake; C libraries behind some formats would silently cut a string at
+/// it. So the reader refuses one (and a UTF-16 or UTF-32 byte order mark) as malformed input
+/// naming the line and column, when the format reaches it.
 public final class ByteReader {
   public static let bufferSize = 1 << 16
 
@@ -13,10 +18,19 @@ public final class ByteReader {
   private let ownsDescriptor: Bool
   private var buffer: [UInt8]
   private var position = 0
+  /// Bytes held in `buffer`.
   private var count = 0
+  /// Bytes of `buffer` that may be read: `count`, or the index of a refused byte.
+  private var readableEnd = 0
   private var reachedEnd = false
   /// Bytes consumed before the current buffer, for offsets in messages.
   public private(set) var consumedBefore = 0
+  /// Why the input stops being text at `buffer[readableEnd]`, once found.
+  private var refusal: String?
+  /// Line feeds in the buffers already consumed, and the offset where the last line began:
+  /// the line and column of a refused byte.
+  private var lineFeedsBefore = 0
+  private var lineStartBefore = 0
 
   public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
     self.descriptor = fileDescriptor
@@ -32,7 +46,9 @@ public final class ByteReader {
     self.name = name
     self.buffer = bytes
     self.count = bytes.count
+    self.readableEnd = bytes.count
     self.reachedEnd = true
+    screen(from: 0)
   }
 
   deinit {
@@ -59,7 +75,7 @@ public final class ByteReader {
   /// The next byte without consuming it.
   @inline(__always)
   public func peek() throws(RemconvError) -> UInt8? {
-    if position < count { return buffer[position] }
+    if position < readableEnd { return buffer[position] }
     guard try refill() else { return nil }
     return buffer[position]
   }
@@ -67,7 +83,7 @@ public final class ByteReader {
   /// The next byte.
   @inline(__always)
   public func next() throws(RemconvError) -> UInt8? {
-    if position < count {
+    if position < readableEnd {
       defer { position += 1 }
       return buffer[position]
     }
@@ -82,20 +98,20 @@ public final class ByteReader {
     var line: [UInt8] = []
     var sawAnything = false
     while true {
-      if position >= count {
+      if position >= readableEnd {
         guard try refill() else { return sawAnything ? line : nil }
       }
       sawAnything = true
       // Scan the buffer for the next terminator in one go.
       let start = position
       var end = start
-      while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+      while end < readableEnd, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
       line.append(contentsOf: buffer[start..<end])
       position = end
       if line.count > limit {
-        throw .invalidInput("\(name): a line is longer than the limit of \(limit) bytes")
+        throw .invalidInput("a line is longer than the limit of \(limit) bytes", at: location(of: position))
       }
-      if end < count {
+      if end < readableEnd {
         let terminator = buffer[end]
         position += 1
         if terminator == 0x0D, try peek() == 0x0A { position += 1 }
@@ -108,9 +124,9 @@ public final class ByteReader {
   public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
     var result: [UInt8] = []
     while true {
-      if position < count {
-        result.append(contentsOf: buffer[position..<count])
-        position = count
+      if position < readableEnd {
+        result.append(contentsOf: buffer[position..<readableEnd])
+        position = readableEnd
       }
       if result.count > limit {
         throw .invalidInput("\(name): larger than the limit of \(limit) bytes")
@@ -131,16 +147,28 @@ public final class ByteReader {
         if errno == EINTR { continue }
         throw .ioFailure("\(name): read failed: \(String(cString: strerror(errno)).lowercased())")
       }
-      if received == 0 { reachedEnd = true } else { count += received }
+      if received == 0 {
+        reachedEnd = true
+      } else {
+        let start = count
+        count += received
+        if refusal == nil {
+          readableEnd = count
+          screen(from: start)
+        }
+      }
     }
     return Array(buffer[0..<min(count, length)])
   }
 
   private func refill() throws(RemconvError) -> Bool {
+    if let refusal { throw refusalError(refusal) }
     guard !reachedEnd else { return false }
+    countLineFeeds()
     consumedBefore += count
     position = 0
     count = 0
+    readableEnd = 0
     while true {
       let received = buffer.withUnsafeMutableBytes { raw in
         read(descriptor, raw.baseAddress, raw.count)
@@ -155,8 +183,67 @@ public final class ByteReader {
         return false
       }
       count = received
+      readableEnd = received
+      screen(from: 0)
+      if readableEnd == 0, let refusal { throw refusalError(refusal) }
       return true
     }
+  }
+
+  /// Looks for what makes the input not UTF-8 text in `buffer[start..<count]`: a NUL byte, or
+  /// (at the very start) a UTF-16 or UTF-32 byte order mark. Reading stops before it.
+  private func screen(from start: Int) {
+    guard refusal == nil else { return }
+    if consumedBefore == 0, start < 2, count >= 2,
+      (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF)
+    {
+      refusal = "the input is UTF-16 or UTF-32 (it starts with a byte order mark); remconv reads UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8"
+      readableEnd = 0
+      return
+    }
+    let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+      guard let base = bytes.baseAddress, start < count else { return nil }
+      return memchr(base + start, 0, count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+    }
+    if let found {
+      refusal = "a NUL byte: this is not UTF-8 text (UTF-16, or a binary file?)"
+      readableEnd = found
+    }
+  }
+
+  /// Adds the line feeds of the buffer about to be replaced to the running count.
+  private func countLineFeeds() {
+    let (lineFeeds, lastLineStart) = lineFeeds(before: readableEnd)
+    lineFeedsBefore += lineFeeds
+    if let lastLineStart { lineStartBefore = consumedBefore + lastLineStart }
+  }
+
+  /// The line feeds in `buffer[0..<end]`, and the index just after the last one.
+  private func lineFeeds(before end: Int) -> (count: Int, lastLineStart: Int?) {
+    buffer.withUnsafeBufferPointer { bytes in
+      guard let base = bytes.baseAddress else { return (0, nil) }
+      var found = 0
+      var lastLineStart: Int?
+      var index = 0
+      while index < end, let hit = memchr(base + index, 0x0A, end - index) {
+        found += 1
+        index = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
+        lastLineStart = index
+      }
+      return (found, lastLineStart)
+    }
+  }
+
+  /// The line and column of `buffer[index]`, counting line feeds.
+  private func location(of index: Int) -> SourceLocation {
+    let (lineFeeds, lastLineStart) = lineFeeds(before: index)
+    let lineStart = lastLineStart.map { consumedBefore + $0 } ?? lineStartBefore
+    return SourceLocation(file: name, line: lineFeedsBefore + lineFeeds + 1, column: consumedBefore + index - lineStart + 1)
+  }
+
+  /// The error for a refused byte at `buffer[readableEnd]`.
+  private func refusalError(_ reason: String) -> RemconvError {
+    .malformedInput(reason, at: location(of: readableEnd))
   }
 }
 
@@ -171,4 +258,9 @@ public enum InputLimits {
   public static let maximumNestingDepth = 256
   /// The largest document read whole (formats that cannot stream a part, e.g. a vdir item).
   public static let maximumDocumentSize = 64 << 20
+  /// The most items (lists, reminders, skipped components) one import or conversion reads.
+  /// Readers hold one item, but a little state grows with the input: the keys of UIDs derived
+  /// for sources without UIDs, subtasks waiting for a parent that comes later, lists. This
+  /// bounds that state and a runaway pipeline; it is ten times the largest benchmark.
+  public static let maximumItemCount = 10_000_000
 }

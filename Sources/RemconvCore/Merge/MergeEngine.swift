@@ -182,7 +182,9 @@ public final class MergeEngine {
         diagnostics.warning("self-parent", "the reminder names itself as its parent; it stays top-level", at: location, uid: reminder.id)
         reminder.parentID = nil
       } else if let parent = try store.reminder(uid: parentID) {
-        if try createsCycle(child: existing?.rowID, parent: parent) {
+        // Keeping the parent it has cannot make a cycle; checking it would walk every ancestor
+        // of every reminder on each re-import, quadratic in the depth of a deep outline.
+        if existing?.parentRowID != parent.rowID, try createsCycle(child: existing?.rowID, parent: parent) {
           diagnostics.warning(
             "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
             at: location, uid: reminder.id)

@@ -5,6 +5,8 @@ public enum Importer {
     public var dryRun = false
     /// Warnings fail the import.
     public var strict = false
+    /// More records than this fail the import (`InputLimits.maximumItemCount`).
+    public var maximumItems = InputLimits.maximumItemCount
 
     public init() {}
   }
@@ -23,6 +25,7 @@ public enum Importer {
     do {
       report = try store.write(commit: !options.dryRun) {
         let engine = try MergeEngine(store: store, options: engineOptions, diagnostics: diagnostics, report: report)
+        let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
         var count = 0
         while let record = try reader.next() {
           try engine.consume(record)

@@ -173,10 +173,18 @@ public final class Database {
   }
 
   /// Copies the whole database into a new file at `destination` with SQLite's online backup.
+  /// The copy is as private as the store: created 0600, never through a symbolic link.
   ///
   /// Related SQLite documentation: https://sqlite.org/backup.html
   public func backup(to destination: String) throws(SQLiteError) {
-    let target = try Database(path: destination, mode: .create)
+    let descriptor = open(destination, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, fchmod(descriptor, 0o600) == 0 else {
+      let reason = String(cString: strerror(errno)).lowercased()
+      if descriptor >= 0 { Foundation.close(descriptor) }
+      throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "cannot create the backup '\(destination)': \(reason)")
+    }
+    Foundation.close(descriptor)
+    let target = try Database(path: destination, mode: .readWrite)
     defer { target.close() }
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw target.lastError(code: sqlite3_errcode(target.handle), sql: nil)

@@ -123,6 +123,7 @@ public enum RemconvJSONFormat {
 
     /// Reads `{` and the members before `lists`, leaving the parser inside the lists array.
     private func readHeader() throws {
+      try parser.skipByteOrderMark()
       if try parser.peekToken() == nil { throw parser.error("the input is empty") }
       try parser.expect(UInt8(ascii: "{"), "a JSON object")
       var sawFormat = false
@@ -147,8 +148,14 @@ public enum RemconvJSONFormat {
           sawFormat = true
         case "version":
           let value = try parser.parseValue()
-          guard let number = value.intValue, number <= version else {
-            throw parser.error("version \(JSONText.encode(value)) is newer than this remconv reads (\(version))")
+          // A whole number from 1 up; beyond this one, however large, it is a later version.
+          guard case .number(let text) = value, let number = Double(text), number.isFinite, number >= 1,
+            number == number.rounded()
+          else {
+            throw parser.error("\"version\" is \(JSONText.encode(value)), not a version number (\(version) or later)")
+          }
+          guard number == Double(version) else {
+            throw parser.error("version \(text) is newer than this remconv reads (\(version))")
           }
         case "lists":
           guard sawFormat else { throw parser.error("\"format\": \"remconv\" must come before \"lists\"") }

@@ -46,9 +46,13 @@ public final class Store {
     database.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
     do {
       try database.registerNameKeyFunction()
-      try configure(isNew: isNew)
+      // A database that is not a remconv store is refused (by the migrator's check) before
+      // anything writes to it: switching it to WAL would rewrite its header. A new file is
+      // ours from the start, and is in WAL mode before its schema is created.
+      if isNew { try configure() }
       var migrator = Migrator(store: self)
       try migrator.openCheck(isNew: isNew)
+      if !isNew { try configure() }
       isNewerThanThisVersion = migrator.isStoreNewer
     } catch let error as RemconvError {
       database.close()
@@ -159,7 +163,7 @@ public final class Store {
     return false
   }
 
-  private func configure(isNew: Bool) throws(SQLiteError) {
+  private func configure() throws(SQLiteError) {
     if !options.readOnly {
       // WAL lets an export read a consistent snapshot while an import writes; FULL sync keeps
       // a committed import across a power cut.
@@ -175,7 +179,9 @@ public final class Store {
       return .storeBusy("\(path): the store is busy with another remconv (waited for the busy timeout)")
     }
     if error.isNotADatabase { return .notAStore("\(path): not a remconv store, or damaged: \(error.message)") }
-    if error.isIOFailure { return .ioFailure("\(path): \(error.message)") }
+    if error.isIOFailure {
+      return .ioFailure("\(path): \(error.message)" + (error.systemReason.map { " (\($0))" } ?? ""))
+    }
     if error.isReadOnly { return .ioFailure("\(path): the store is read-only: \(error.message)") }
     if error.isCannotOpen { return .cannotCreateOutput("\(path): cannot open the store: \(error.message)") }
     return .ioFailure("\(path): \(error)")

@@ -220,7 +220,12 @@ public final class Database {
   func lastError(code: Int32, sql: String?) -> SQLiteError {
     let extended = sqlite3_extended_errcode(handle)
     let message = String(cString: sqlite3_errmsg(handle))
-    return SQLiteError(extendedCode: extended != 0 ? extended : code, message: message, sql: sql)
+    let primary = (extended != 0 ? extended : code) & 0xFF
+    // The system errno is only meaningful right after a failed read or write.
+    let systemErrno = primary == SQLITE_IOERR || primary == SQLITE_FULL ? sqlite3_system_errno(handle) : 0
+    return SQLiteError(
+      extendedCode: extended != 0 ? extended : code, message: message, sql: sql,
+      systemReason: systemErrno != 0 ? String(cString: strerror(systemErrno)).lowercased() : nil)
   }
 
   private func statementText(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>)

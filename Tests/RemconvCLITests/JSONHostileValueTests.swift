@@ -26,6 +26,51 @@ import Testing
     #expect(bench.snapshot().contains(#""extra": {"invalid":{"name":42}}"#))
   }
 
+  /// `jq -S` and `json.dumps(sort_keys=True)` put a list's `symbol` after its `reminders`.
+  @Test func listMembersAfterTheRemindersAreKept() throws {
+    let bench = TestBench()
+    let input = bench.directory.write(
+      "sorted.json",
+      #"""
+      {"format": "remconv", "lists": [
+        {"color": "not a colour", "id": "L1", "name": "Sorted", "reminders": [{"id": "r1", "title": "one"}], "symbol": "cart"},
+        {"id": "L2", "reminders": [{"id": "r2", "title": "two"}], "name": "Named late", "createdAt": "2026-01-02T03:04:05Z"}
+      ], "version": 1}
+      """#)
+    let result = bench.run(["import", input, "--report", "json"])
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(result.errors.components(separatedBy: "is not a #RRGGBB colour").count == 2, "warned once: \(result.errors)")
+    let lists = try #require(try JSONParser.parse(bench.snapshot())["lists"]?.arrayValue)
+    #expect(lists.map { $0["symbol"]?.stringValue } == ["cart", "list.bullet"])
+    #expect(lists.map { $0["name"]?.stringValue } == ["Sorted", "Named late"])
+    #expect(lists[1]["createdAt"]?.stringValue == "2026-01-02T03:04:05Z")
+    #expect(lists.map { $0["reminders"]?.arrayValue?.count } == [1, 1])
+    let before = bench.snapshot()
+    let again = try JSONParser.parse(bench.run(["import", input, "--report", "json"]).output)
+    #expect(again["unchanged"] == .number("2"))
+    #expect(bench.snapshot() == before)
+  }
+
+  @Test func aListIDAfterItsRemindersIsRefused() {
+    let bench = TestBench()
+    let input = bench.directory.write(
+      "late-id.json", #"{"format": "remconv", "lists": [{"name": "L", "reminders": [{"title": "x"}], "id": "L9"}]}"#)
+    let result = bench.run(["import", input])
+    #expect(result.status == .dataError)
+    #expect(result.errors.contains("late-id.json:1:33: a list's \"id\" must come before its \"reminders\""), "\(result.errors)")
+    #expect(bench.snapshot().contains(#""lists": []"#))
+  }
+
+  @Test func remindersWaitingForTheirListsNameAreBounded() {
+    let bench = TestBench()
+    let waiting = String(repeating: "{},", count: 100_000)
+    let input = bench.directory.write(
+      "nameless.json", #"{"format": "remconv", "lists": [{"reminders": ["# + waiting + #"{}], "name": "Late"}]}"#)
+    let result = bench.run(["import", input])
+    #expect(result.status == .dataError)
+    #expect(result.errors.contains("nameless.json:1:33: more than 100000 reminders before their list's \"name\""), "\(result.errors)")
+  }
+
   @Test func theVersionIsAWholeNumberFromOne() {
     let bench = TestBench()
     for version in ["1", "1.0", "1e0"] {

@@ -68,6 +68,25 @@ func permissions(of path: String) throws -> Int {
     #expect(try store.reminderCount() == 0)
   }
 
+  /// Text is bound by length: a NUL character (valid JSON, `\u0000`) used to end it there.
+  @Test func textWithANULAndEmptyTextSurviveTheStore() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let title = "before\u{0}after"
+    try store.write {
+      let list = try store.insertList(ReminderList(id: "list", name: "Inbox"))
+      try store.insertReminder(Reminder(id: "r1", listID: "list", title: title, notes: ""), listRowID: list, parentRowID: nil)
+    }
+    let stored = try #require(try store.reminder(uid: "r1"))
+    #expect(stored.reminder.title == title)
+    #expect(stored.reminder.notes == "")
+    #expect(try store.database.scalar("SELECT typeof(notes) FROM reminders") == .text("text"))
+    let key = try store.database.scalar("SELECT remconv_name_key(?)", [.text("Before\u{0}After")])
+    #expect(key == .text(ListName.key(for: "Before\u{0}After")))
+    #expect(key != .text(ListName.key(for: "Before")))
+  }
+
   @Test func tooManyItemsFailTheImportAndWriteNothing() throws {
     let directory = TemporaryDirectory()
     let store = try Store(path: directory.file("store.sqlite"))

@@ -211,8 +211,18 @@ public final class Database {
           sqlite3_result_null(context)
           return
         }
-        let key = ListName.key(for: String(cString: text))
-        sqlite3_result_text(context, key, -1, csqlite_transient())
+        // By length, not up to a NUL: a name with one must not share the key of its prefix.
+        let name = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+        var key = ListName.key(for: name)
+        key.withUTF8 { buffer in
+          buffer.withMemoryRebound(to: CChar.self) { characters in
+            guard let base = characters.baseAddress, !characters.isEmpty else {
+              sqlite3_result_text(context, "", 0, csqlite_transient())
+              return
+            }
+            sqlite3_result_text64(context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+          }
+        }
       }, nil, nil, nil)
     guard code == SQLITE_OK else { throw lastError(code: code, sql: nil) }
   }

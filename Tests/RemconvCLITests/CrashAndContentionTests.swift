@@ -357,3 +357,46 @@ extension SQLValue {
     return nil
   }
 }
+
+/// The fuzz harness's properties hold for every sample and fixture of every readable format:
+/// `remconv-fuzz FORMAT FILES` (the replayer of a normal build) runs each through the reader,
+/// the merge engine, the store and the writer round trip, as libFuzzer does with its inputs.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: RemconvBinary.fuzzReplayer)))
+struct FuzzReplayTests {
+  /// Samples, fixtures, malformed fixtures and saved fuzz findings of a format.
+  static func seeds(for format: String) -> [String] {
+    var folders = [FormatFolders.existing(in: "Samples", for: format), FormatFolders.existing(in: "Fuzz/regressions", for: format)]
+    for target in (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Tests"))) ?? [] {
+      folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures", for: format))
+      folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures/malformed", for: format))
+    }
+    return folders.compactMap { $0 }.flatMap { folder in
+      ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).map { folder + "/" + $0 }.filter { path in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+          && !path.hasSuffix(".tsv")
+      }.sorted()
+    }
+  }
+
+  @Test(arguments: FormatRegistry.readableNames)
+  func everySeedReplaysWithoutAFinding(format: String) throws {
+    let seeds = Self.seeds(for: format)
+    try #require(!seeds.isEmpty, "no sample or fixture for \(format)")
+    let directory = TemporaryDirectory()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: RemconvBinary.fuzzReplayer)
+    process.arguments = [format] + seeds
+    process.environment = ["HOME": directory.path, "TMPDIR": directory.path, "PATH": "/usr/bin:/bin"]
+    let output = directory.file("replay.txt")
+    #expect(FileManager.default.createFile(atPath: output, contents: nil))
+    process.standardOutput = FileHandle(forWritingAtPath: output)
+    process.standardError = FileHandle(forWritingAtPath: output)
+    try process.run()
+    process.waitUntilExit()
+    let report = directory.read("replay.txt")
+    #expect(process.terminationStatus == 0, "\(report)")
+    #expect(report.split(separator: "\n").count >= seeds.count)
+    #expect(!report.contains("FINDING"))
+  }
+}

@@ -107,6 +107,30 @@ func permissions(of path: String) throws -> Int {
     #expect(try store.reminderCount() == 4)
   }
 
+  @Test(arguments: ["jsonl", "json"])
+  func tooManyItemsFailAConversion(to output: String) throws {
+    let lines = (1...5).map { #"{"list":"L","id":"r\#($0)","title":"item \#($0)"}"# }
+    let source = InputSource.file("input.jsonl")
+    let diagnostics = DiagnosticLog()
+    let makeReader = try #require(FormatRegistry.named("jsonl")?.makeReader)
+    let reader = try makeReader(
+      ReaderContext(
+        source: source, diagnostics: diagnostics,
+        preopened: ByteReader(bytes: Array(lines.joined(separator: "\n").utf8), name: "input.jsonl")))
+    let makeWriter = try #require(FormatRegistry.named(output)?.makeWriter)
+    let writer = try makeWriter(WriterContext(target: .stream(ByteWriter()), diagnostics: diagnostics))
+    do {
+      _ = try Converter.run(
+        reader: reader, writer: writer, writerType: type(of: writer), source: source, diagnostics: diagnostics,
+        maximumItems: 3)
+      Issue.record("the limit was not applied")
+    } catch {
+      // A grouped writer's conversion goes through a staging import, which wraps the error.
+      let underlying = (error as? ImportFailure)?.underlying ?? error
+      #expect("\(underlying)" == "input.jsonl:3: more than 3 items: the limit of one import or conversion (split the input)")
+    }
+  }
+
   /// A 10,000-deep chain of subtasks imports, re-imports as unchanged in linear time (the
   /// cycle check used to walk every ancestor of every reminder again), and exports whole.
   @Test(.timeLimit(.minutes(1)))

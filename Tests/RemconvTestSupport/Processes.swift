@@ -10,6 +10,9 @@ public enum RemconvBinary {
 
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
+  /// The fuzz harness's input replayer, beside the debug binary.
+  public static let fuzzReplayer = Repository.path(".build/debug/remconv-fuzz")
+
   /// Whether the long runs are asked for (`REMCONV_LONG_TESTS=1`).
   public static var longRuns: Bool { ProcessInfo.processInfo.environment["REMCONV_LONG_TESTS"] == "1" }
 }

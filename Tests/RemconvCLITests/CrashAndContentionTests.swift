@@ -20,9 +20,15 @@ struct CrashAndContentionTests {
     ["HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin"].merging(extra) { _, new in new }
   }
 
-  /// The store at `path` exported as JSON, in-process.
-  static func snapshot(_ path: String) -> String {
-    TestBench(environment: ["REMCONV_STORE": path]).snapshot()
+  /// The store at `path` exported as JSON by the binary under test (a release build exports
+  /// the long runs' stores many times faster than the tests' debug build).
+  static func snapshot(_ path: String) throws -> String {
+    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let result = try RemconvProcess.run(
+      ["export", "--format", "json", "--store", path], environment: ["HOME": directory, "PATH": "/usr/bin:/bin"],
+      scratch: directory)
+    #expect(result.status == 0, "\(result.errors)")
+    return result.output
   }
 
   /// Opens the store (recovering its journal) and runs SQLite's integrity check.
@@ -67,7 +73,7 @@ struct CrashAndContentionTests {
     try Self.makeSeededStore(at: pristine, in: directory)
     let input = directory.write(
       "large.jsonl", GeneratedReminders.jsonLines(count: count, prefix: "kill") + Self.sampleUpdates("Changed"))
-    let before = Self.snapshot(pristine)
+    let before = try Self.snapshot(pristine)
 
     // The whole import three times: what "everything" looks like, how long it takes (the
     // median, on this shared machine) and how large its write-ahead log grows (the commit
@@ -90,7 +96,7 @@ struct CrashAndContentionTests {
       #expect(full.status == 0, "\(full.errors)")
     }
     let duration = durations.sorted()[1]
-    let after = Self.snapshot(reference)
+    let after = try Self.snapshot(reference)
     #expect(after != before)
     #expect(logSize > 0)
 
@@ -118,7 +124,7 @@ struct CrashAndContentionTests {
       if !outcome.signaled { finishedBeforeTheKill += 1 }
       let moment = run % 2 == 0 ? "after \(delay) s" : "at \(logBytes) bytes of log"
       #expect(try Self.integrity(target) == "ok", "run \(run) (seed \(seed), killed \(moment))")
-      let state = Self.snapshot(target)
+      let state = try Self.snapshot(target)
       if state == before {
         nothing += 1
       } else if state == after {
@@ -198,7 +204,7 @@ struct CrashAndContentionTests {
     let directory = TemporaryDirectory()
     let path = directory.file("busy.sqlite")
     try Self.makeSeededStore(at: path, in: directory)
-    let before = Self.snapshot(path)
+    let before = try Self.snapshot(path)
     let holder = try Database(path: path)
     try holder.execute("BEGIN IMMEDIATE")
     let result = try RemconvProcess.run(
@@ -208,7 +214,7 @@ struct CrashAndContentionTests {
     holder.close()
     #expect(result.status == 75)
     #expect(result.errors.contains("\(path): the store is busy with another remconv"))
-    #expect(Self.snapshot(path) == before)
+    #expect(try Self.snapshot(path) == before)
   }
 
   // MARK: Full disk
@@ -217,7 +223,7 @@ struct CrashAndContentionTests {
     let directory = TemporaryDirectory()
     let path = directory.file("store.sqlite")
     try Self.makeSeededStore(at: path, in: directory)
-    let before = Self.snapshot(path)
+    let before = try Self.snapshot(path)
     let input = directory.write("large.jsonl", GeneratedReminders.jsonLines(count: 2_000, prefix: "full"))
     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     // Room for the store and 64 KiB more; SIGXFSZ ignored, so writes fail with EFBIG.
@@ -229,7 +235,7 @@ struct CrashAndContentionTests {
     // call to the system, not when a rollback came after it.
     #expect(result.errors.hasPrefix("remconv: error: \(path): disk I/O error"), "\(result.errors)")
     #expect(try Self.integrity(path) == "ok")
-    #expect(Self.snapshot(path) == before)
+    #expect(try Self.snapshot(path) == before)
   }
 
   @Test func anExportThatRunsOutOfSpaceLeavesNoFile() throws {
@@ -260,13 +266,13 @@ struct CrashAndContentionTests {
     defer { _ = Self.system("/bin/umount", mountPoint) }
     let path = mountPoint + "/store.sqlite"
     try Self.makeSeededStore(at: path, in: directory)
-    let before = Self.snapshot(path)
+    let before = try Self.snapshot(path)
     let input = directory.write("large.jsonl", GeneratedReminders.jsonLines(count: 3_000, prefix: "disk"))
     let result = try RemconvProcess.run(["import", input, "--store", path], environment: Self.environment(directory), scratch: directory.path)
     #expect(result.status == 74, "\(result.errors)")
     #expect(result.errors.contains("remconv: error: \(path): database or disk is full"), "\(result.errors)")
     #expect(try Self.integrity(path) == "ok")
-    #expect(Self.snapshot(path) == before)
+    #expect(try Self.snapshot(path) == before)
   }
 
   static func system(_ arguments: String...) -> Int32 {
@@ -291,7 +297,7 @@ struct CrashAndContentionTests {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = folder + "/store.sqlite"
     try Self.makeSeededStore(at: path, in: directory)
-    let before = Self.snapshot(path)
+    let before = try Self.snapshot(path)
     let bytes = FileManager.default.contents(atPath: path)
     let user: UInt32? = getuid() == 0 ? 65534 : nil
     if let user {
@@ -309,7 +315,7 @@ struct CrashAndContentionTests {
     #expect(FileManager.default.contents(atPath: path) == bytes)
     chmod(folder, 0o700)
     chmod(path, 0o600)
-    #expect(Self.snapshot(path) == before)
+    #expect(try Self.snapshot(path) == before)
   }
 
   @Test(arguments: [["import", Repository.path("Samples/json/reminders.json")], ["export"]])

@@ -71,6 +71,23 @@ import Testing
     #expect(result.errors.contains("nameless.json:1:33: more than 100000 reminders before their list's \"name\""), "\(result.errors)")
   }
 
+  /// A value over the field limit, and a JSON Lines record over the line limit, are refused
+  /// where they are, after reading no more than the limit.
+  @Test func valuesAndLinesOverTheLimitsAreRefusedWithTheirLine() {
+    let (bench, before) = Refusal.seededBench()
+    let huge = String(repeating: "x", count: InputLimits.maximumFieldSize + 1)
+    let document = bench.directory.write(
+      "huge.json", "{\"format\": \"remconv\", \"lists\": [\n{\"name\": \"L\", \"reminders\": [\n{\"title\": \"\(huge)\"}]}]}\n")
+    Refusal.check(
+      bench.run(["import", document]), path: document, location: "3:",
+      message: "a string is longer than the limit of \(InputLimits.maximumFieldSize) bytes", bench: bench, before: before)
+    let lines = bench.directory.write(
+      "huge.jsonl", #"{"list": "L", "title": "fine"}"# + "\n" + #"{"list": "L", "title": ""# + huge + "\"}\n")
+    Refusal.check(
+      bench.run(["import", lines]), path: lines, location: "2:",
+      message: "a line is longer than the limit of \(InputLimits.maximumLineLength) bytes", bench: bench, before: before)
+  }
+
   @Test func theVersionIsAWholeNumberFromOne() {
     let bench = TestBench()
     for version in ["1", "1.0", "1e0"] {

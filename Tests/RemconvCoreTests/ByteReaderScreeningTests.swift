@@ -78,6 +78,19 @@ import Testing
     #expect(try reader.readAll() == bytes)
   }
 
+  @Test func aDocumentOverTheLimitIsRefusedNotRead() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("large.ics")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 300_000)))
+    let reader = try ByteReader.open(path: path)
+    do {
+      _ = try reader.readAll(limit: 100_000)
+      Issue.record("the document was read")
+    } catch {
+      #expect("\(error)" == "\(path): larger than the limit of 100000 bytes")
+    }
+  }
+
   @Test func aLineOverTheLimitNamesItsLine() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("long.txt")

@@ -179,9 +179,7 @@ public final class Store {
       return .storeBusy("\(path): the store is busy with another remconv (waited for the busy timeout)")
     }
     if error.isNotADatabase { return .notAStore("\(path): not a remconv store, or damaged: \(error.message)") }
-    if error.isIOFailure {
-      return .ioFailure("\(path): \(error.message)" + (error.systemReason.map { " (\($0))" } ?? ""))
-    }
+    if error.isIOFailure { return .ioFailure("\(path): \(error.message)") }
     if error.isReadOnly { return .ioFailure("\(path): the store is read-only: \(error.message)") }
     if error.isCannotOpen { return .cannotCreateOutput("\(path): cannot open the store: \(error.message)") }
     return .ioFailure("\(path): \(error)")

@@ -229,13 +229,15 @@ public final class Database {
 
   func lastError(code: Int32, sql: String?) -> SQLiteError {
     let extended = sqlite3_extended_errcode(handle)
-    let message = String(cString: sqlite3_errmsg(handle))
+    var message = String(cString: sqlite3_errmsg(handle))
     let primary = (extended != 0 ? extended : code) & 0xFF
-    // The system errno is only meaningful right after a failed read or write.
-    let systemErrno = primary == SQLITE_IOERR || primary == SQLITE_FULL ? sqlite3_system_errno(handle) : 0
-    return SQLiteError(
-      extendedCode: extended != 0 ? extended : code, message: message, sql: sql,
-      systemReason: systemErrno != 0 ? String(cString: strerror(systemErrno)).lowercased() : nil)
+    // SQLite says only "disk I/O error": add the system's reason ("no space left on device"),
+    // which is meaningful right after a failed read or write.
+    if primary == SQLITE_IOERR || primary == SQLITE_FULL {
+      let systemErrno = sqlite3_system_errno(handle)
+      if systemErrno != 0 { message += " (\(String(cString: strerror(systemErrno)).lowercased()))" }
+    }
+    return SQLiteError(extendedCode: extended != 0 ? extended : code, message: message, sql: sql)
   }
 
   private func statementText(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>)

@@ -7,15 +7,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
   public let extendedCode: Int32
   public let message: String
   public let sql: String?
-  /// The operating system's reason for a failed read or write (`sqlite3_system_errno`), such
-  /// as "no space left on device": SQLite's own message for it is only "disk I/O error".
-  public let systemReason: String?
 
-  public init(extendedCode: Int32, message: String, sql: String? = nil, systemReason: String? = nil) {
+  public init(extendedCode: Int32, message: String, sql: String? = nil) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
-    self.systemReason = systemReason
   }
 
   /// The primary result code: the low byte of the extended one.

@@ -67,14 +67,14 @@ final class FuzzHarness {
     self.makeReader = makeReader
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("remconv-fuzz-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    let fileName = "input." + (format.extensions.first ?? "txt")
     if format.isDirectory {
-      try FileManager.default.createDirectory(atPath: folder + "/input", withIntermediateDirectories: false)
+      // One item in one list's folder; vdir declares no extension, its items are .ics files.
+      try FileManager.default.createDirectory(atPath: folder + "/input/Fuzz", withIntermediateDirectories: true)
       source = .directory(folder + "/input")
-      inputPath = folder + "/input/" + fileName
+      inputPath = folder + "/input/Fuzz/item." + (format.extensions.first ?? "ics")
     } else {
-      source = .file(folder + "/" + fileName)
-      inputPath = folder + "/" + fileName
+      source = .file(folder + "/input." + (format.extensions.first ?? "txt"))
+      inputPath = folder + "/input." + (format.extensions.first ?? "txt")
     }
     store = try Store(path: folder + "/store.sqlite")
     // The store is scratch: nothing must survive a power cut, and each run is rolled back.

@@ -28,7 +28,8 @@ enum Refusal {
       let expected = path + ":" + location + (location.hasSuffix(":") ? "" : ":")
       #expect(result.errors.contains(expected), "no '\(expected)' in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
     } else if anyLine {
-      let pattern = NSRegularExpression.escapedPattern(for: path) + #":[0-9]+[:\s]"#
+      // The file, or for a folder format one of the files in it, with a line.
+      let pattern = NSRegularExpression.escapedPattern(for: path) + #"(/[^:\n]+)?:[0-9]+[:\s]"#
       #expect(result.errors.range(of: pattern, options: .regularExpression) != nil, "no line in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
     } else {
       #expect(result.errors.contains(path), "\(result.errors.prefix(600))", sourceLocation: sourceLocation)

@@ -166,8 +166,17 @@ public struct HostileInputGenerator {
   }
 
   /// What the format's writer makes of `reminders` (for a folder format, written as a folder
-  /// at `name`; the bytes are those of its largest file).
+  /// at `name`; the bytes are those of its largest file). A writer that refuses the model (a
+  /// folder format cannot hold two files for one UID) makes the case not applicable.
   private func written(_ reminders: [Reminder], named name: String) throws -> [UInt8] {
+    do {
+      return try writing(reminders, named: name)
+    } catch let error as RemconvError {
+      throw NotApplicable(description: "the \(format.name) writer refuses the case's model: \(error)")
+    }
+  }
+
+  private func writing(_ reminders: [Reminder], named name: String) throws -> [UInt8] {
     guard let makeWriter = format.makeWriter else { throw NotApplicable(description: "\(format.name) cannot write") }
     let diagnostics = DiagnosticLog()
     let output = ByteWriter()
@@ -292,6 +301,7 @@ public struct HostileInputGenerator {
     in bytes: [UInt8], _ replacement: (String, String, String, Bool) -> String
   ) throws -> [UInt8] {
     let text = String(decoding: bytes, as: UTF8.self)
+    let date = #"(?<![0-9])[12][0-9]{3}-?[01][0-9]-?[0-3][0-9](?![0-9])"#
     var found: Range<String.Index>?
     for sentinel in sentinelDates {
       if let range = text.range(of: sentinel) {
@@ -299,9 +309,12 @@ public struct HostileInputGenerator {
         break
       }
     }
-    if found == nil {
-      found = text.range(of: #"(?<![0-9])[12][0-9]{3}-?[01][0-9]-?[0-3][0-9](?![0-9])"#, options: .regularExpression)
+    // In a sample, the first date after a "due" key (dueDate, due, DUE, Due Date, …), which a
+    // reader must check, rather than a time stamp it may keep as it is.
+    if found == nil, let due = text.range(of: #"(?i)due[^\n]{0,24}?"# + date, options: .regularExpression) {
+      found = text[due].range(of: date, options: .regularExpression)
     }
+    if found == nil { found = text.range(of: date, options: .regularExpression) }
     guard let range = found else { throw NotApplicable(description: "the document holds no date") }
     let digits = text[range].filter(\.isNumber)
     let characters = Array(digits)

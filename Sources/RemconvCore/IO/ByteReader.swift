@@ -18,14 +18,14 @@ public final class ByteReader {
   private let ownsDescriptor: Bool
   private var buffer: [UInt8]
   private var position = 0
-  /// Bytes held in `buffer`.
+  /// Bytes of `buffer` that may be read: `filled`, or fewer when a refused byte follows.
   private var count = 0
-  /// Bytes of `buffer` that may be read: `count`, or the index of a refused byte.
-  private var readableEnd = 0
+  /// Bytes held in `buffer`.
+  private var filled = 0
   private var reachedEnd = false
   /// Bytes consumed before the current buffer, for offsets in messages.
   public private(set) var consumedBefore = 0
-  /// Why the input stops being text at `buffer[readableEnd]`, once found.
+  /// Why the input stops being text at `buffer[count]`, once found.
   private var refusal: String?
   /// Line feeds in the buffers already consumed, and the offset where the last line began:
   /// the line and column of a refused byte.
@@ -46,7 +46,7 @@ public final class ByteReader {
     self.name = name
     self.buffer = bytes
     self.count = bytes.count
-    self.readableEnd = bytes.count
+    self.filled = bytes.count
     self.reachedEnd = true
     screen(from: 0)
   }
@@ -75,7 +75,7 @@ public final class ByteReader {
   /// The next byte without consuming it.
   @inline(__always)
   public func peek() throws(RemconvError) -> UInt8? {
-    if position < readableEnd { return buffer[position] }
+    if position < count { return buffer[position] }
     guard try refill() else { return nil }
     return buffer[position]
   }
@@ -83,7 +83,7 @@ public final class ByteReader {
   /// The next byte.
   @inline(__always)
   public func next() throws(RemconvError) -> UInt8? {
-    if position < readableEnd {
+    if position < count {
       defer { position += 1 }
       return buffer[position]
     }
@@ -98,20 +98,20 @@ public final class ByteReader {
     var line: [UInt8] = []
     var sawAnything = false
     while true {
-      if position >= readableEnd {
+      if position >= count {
         guard try refill() else { return sawAnything ? line : nil }
       }
       sawAnything = true
       // Scan the buffer for the next terminator in one go.
       let start = position
       var end = start
-      while end < readableEnd, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+      while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
       line.append(contentsOf: buffer[start..<end])
       position = end
       if line.count > limit {
         throw .invalidInput("a line is longer than the limit of \(limit) bytes", at: location(of: position))
       }
-      if end < readableEnd {
+      if end < count {
         let terminator = buffer[end]
         position += 1
         if terminator == 0x0D, try peek() == 0x0A { position += 1 }
@@ -124,9 +124,9 @@ public final class ByteReader {
   public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
     var result: [UInt8] = []
     while true {
-      if position < readableEnd {
-        result.append(contentsOf: buffer[position..<readableEnd])
-        position = readableEnd
+      if position < count {
+        result.append(contentsOf: buffer[position..<count])
+        position = count
       }
       if result.count > limit {
         throw .invalidInput("\(name): larger than the limit of \(limit) bytes")
@@ -139,9 +139,9 @@ public final class ByteReader {
   /// Only valid before anything was read.
   public func peekPrefix(_ length: Int) throws(RemconvError) -> [UInt8] {
     precondition(consumedBefore == 0 && position == 0, "peekPrefix after reading")
-    while count < min(length, buffer.count), !reachedEnd {
+    while filled < min(length, buffer.count), !reachedEnd {
       let received = buffer.withUnsafeMutableBytes { raw in
-        read(descriptor, raw.baseAddress.map { $0 + count }, raw.count - count)
+        read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
       }
       if received < 0 {
         if errno == EINTR { continue }
@@ -150,25 +150,25 @@ public final class ByteReader {
       if received == 0 {
         reachedEnd = true
       } else {
-        let start = count
-        count += received
+        let start = filled
+        filled += received
         if refusal == nil {
-          readableEnd = count
+          count = filled
           screen(from: start)
         }
       }
     }
-    return Array(buffer[0..<min(count, length)])
+    return Array(buffer[0..<min(filled, length)])
   }
 
   private func refill() throws(RemconvError) -> Bool {
     if let refusal { throw refusalError(refusal) }
     guard !reachedEnd else { return false }
     countLineFeeds()
-    consumedBefore += count
+    consumedBefore += filled
     position = 0
     count = 0
-    readableEnd = 0
+    filled = 0
     while true {
       let received = buffer.withUnsafeMutableBytes { raw in
         read(descriptor, raw.baseAddress, raw.count)
@@ -183,37 +183,37 @@ public final class ByteReader {
         return false
       }
       count = received
-      readableEnd = received
+      filled = received
       screen(from: 0)
-      if readableEnd == 0, let refusal { throw refusalError(refusal) }
+      if count == 0, let refusal { throw refusalError(refusal) }
       return true
     }
   }
 
-  /// Looks for what makes the input not UTF-8 text in `buffer[start..<count]`: a NUL byte, or
-  /// (at the very start) a UTF-16 or UTF-32 byte order mark. Reading stops before it.
+  /// Looks for what makes the input not UTF-8 text in `buffer[start..<filled]`: a NUL byte, or
+  /// (at the very start) a UTF-16 or UTF-32 byte order mark. Reading (`count`) stops before it.
   private func screen(from start: Int) {
     guard refusal == nil else { return }
-    if consumedBefore == 0, start < 2, count >= 2,
+    if consumedBefore == 0, start < 2, filled >= 2,
       (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF)
     {
       refusal = "the input is UTF-16 or UTF-32 (it starts with a byte order mark); remconv reads UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8"
-      readableEnd = 0
+      count = 0
       return
     }
     let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
-      guard let base = bytes.baseAddress, start < count else { return nil }
-      return memchr(base + start, 0, count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+      guard let base = bytes.baseAddress, start < filled else { return nil }
+      return memchr(base + start, 0, filled - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
     }
     if let found {
       refusal = "a NUL byte: this is not UTF-8 text (UTF-16, or a binary file?)"
-      readableEnd = found
+      count = found
     }
   }
 
   /// Adds the line feeds of the buffer about to be replaced to the running count.
   private func countLineFeeds() {
-    let (lineFeeds, lastLineStart) = lineFeeds(before: readableEnd)
+    let (lineFeeds, lastLineStart) = lineFeeds(before: count)
     lineFeedsBefore += lineFeeds
     if let lastLineStart { lineStartBefore = consumedBefore + lastLineStart }
   }
@@ -241,9 +241,9 @@ public final class ByteReader {
     return SourceLocation(file: name, line: lineFeedsBefore + lineFeeds + 1, column: consumedBefore + index - lineStart + 1)
   }
 
-  /// The error for a refused byte at `buffer[readableEnd]`.
+  /// The error for a refused byte at `buffer[count]`.
   private func refusalError(_ reason: String) -> RemconvError {
-    .malformedInput(reason, at: location(of: readableEnd))
+    .malformedInput(reason, at: location(of: count))
   }
 }
 

@@ -87,6 +87,30 @@ func permissions(of path: String) throws -> Int {
     #expect(key != .text(ListName.key(for: "Before")))
   }
 
+  /// Found by the fuzz harness (CSV, then JSON): two lists with blank names and different UIDs
+  /// both became the default list's name, and the second insert broke the unique-name index,
+  /// reported as an I/O failure.
+  @Test func blankListNamesBecomeTheDefaultListWithAWarning() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let report = try importLines(
+      [
+        #"{"list":"  ","listId":"A","id":"a1","title":"one"}"#, #"{"list":"","listId":"B","id":"b1","title":"two"}"#,
+        #"{"list":"input","listId":"C","id":"c1","title":"three"}"#,
+      ], into: store)
+    #expect(report.added == 3)
+    #expect(report.listsAdded == 1)
+    #expect(report.diagnostics.filter { $0.code == "blank-list-name" }.map(\.message) == [
+      "the list A has a blank name; it is named 'input'", "the list B has a blank name; it is named 'input'",
+    ])
+    #expect(try store.lists().map(\.list.name) == ["input"])
+    // A known list renamed blank keeps its name.
+    try importLines([#"{"list":"Named","listId":"N","id":"n1","title":"four"}"#], into: store)
+    try importLines([#"{"list":" ","listId":"N","id":"n1","title":"four"}"#], into: store)
+    #expect(try store.lists().map(\.list.name) == ["input", "Named"])
+  }
+
   @Test func tooManyItemsFailTheImportAndWriteNothing() throws {
     let directory = TemporaryDirectory()
     let store = try Store(path: directory.file("store.sqlite"))

@@ -83,6 +83,8 @@ done
 
 echo "fuzz: $format: $seeds seed file(s), corpus $corpus, log $log" >&2
 started=$(date +%s)
+marker="$scratch/logs/.started-$folder"
+touch "$marker"
 status=0
 REMCONV_FUZZ_FORMAT="$format" SWIFT_BACKTRACE=enable=no "$binary" "${flags[@]}" "$@" "$corpus" >"$log" 2>&1 || status=$?
 elapsed=$(( $(date +%s) - started ))
@@ -91,8 +93,8 @@ stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
 executions=$(stat number_of_executed_units)
 rate=$(stat average_exec_per_sec)
 rss=$(stat peak_rss_mb)
-found=$(find "$findings" -type f | wc -l)
-echo "fuzz: $format: ${executions:-?} executions in ${elapsed} s (${rate:-?}/s), peak RSS ${rss:-?} MB, $found finding(s) in $findings"
+found=$(find "$findings" -type f -newer "$marker" | wc -l)
+echo "fuzz: $format: ${executions:-?} executions in ${elapsed} s (${rate:-?}/s), peak RSS ${rss:-?} MB, $found new finding(s) in $findings"
 if [ $status -ne 0 ]; then
   echo "fuzz: $format: libFuzzer stopped with status $status; the end of $log:" >&2
   tail -n 40 "$log" >&2

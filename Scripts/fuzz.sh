@@ -78,8 +78,13 @@ for name in "${names[@]}"; do
 done
 
 # The harness rewrites its input file and scratch store for every execution: in memory when
-# /dev/shm is there, so that the disk's write-back does not set the pace.
-[ -d /dev/shm ] && [ -w /dev/shm ] && export TMPDIR=/dev/shm
+# /dev/shm is there, so that the disk's write-back does not set the pace. libFuzzer ends the
+# process with exit(), so the harness cannot remove its folder: this script does.
+memory=/tmp
+[ -d /dev/shm ] && [ -w /dev/shm ] && memory=/dev/shm
+TMPDIR=$(mktemp -d "$memory/remconv-fuzz.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 
 echo "fuzz: $format: $seeds seed file(s), corpus $corpus, log $log" >&2
 started=$(date +%s)

@@ -1,11 +1,13 @@
 # The two commands of the README's quick start, and the tasks behind them.
 #   make demo   imports Samples/ into a demo store, shows it, exports it
 #   make test   runs the whole test suite
+#   make fuzz-smoke   a short libFuzzer run of every format's harness (docs/reliability.md)
 SHELL := /bin/bash
 SWIFT ?= swift
 DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
+FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean man
+.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean man fuzz-smoke
 
 deps:
 	@./Scripts/bootstrap.sh
@@ -28,6 +30,11 @@ test: test-deps
 	@./Scripts/make-fixture-stores.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+fuzz-smoke: deps
+	@set -e; for format in $$(./Scripts/fuzz.sh --formats); do \
+	  ./Scripts/fuzz.sh "$$format" $(FUZZ_SMOKE_SECONDS); \
+	done
 
 migrations:
 	./Scripts/embed-migrations.sh

@@ -42,6 +42,13 @@ let package = Package(
       name: "remconv",
       dependencies: ["RemconvCLI"],
       swiftSettings: swiftSettings),
+    // The fuzz harness of every readable format: a libFuzzer binary when built by
+    // Scripts/fuzz.sh, an input replayer otherwise (see docs/reliability.md).
+    .executableTarget(
+      name: "remconv-fuzz",
+      dependencies: ["RemconvCore"],
+      path: "Fuzz/Sources",
+      swiftSettings: swiftSettings + [.enableExperimentalFeature("Extern")]),
 
     // Helpers shared by the test targets: temporary folders, in-process CLI runs, fixtures.
     .target(

@@ -94,8 +94,9 @@ public final class CommandContext {
   }
 
   /// Prints a diagnostic on stderr: `remconv: warning: file:line: message (UID …) [code]`.
+  /// `--quiet` hides warnings, except under `--strict`, where a warning is what fails the run.
   public func report(_ diagnostic: Diagnostic) {
-    guard diagnostic.severity == .error || !isQuiet else { return }
+    guard diagnostic.severity == .error || !isQuiet || arguments.flag("strict") else { return }
     io.printError("remconv: \(diagnostic.severity.rawValue): " + Self.describe(diagnostic))
   }
 

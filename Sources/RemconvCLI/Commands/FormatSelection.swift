@@ -10,6 +10,7 @@ enum FormatSelection {
   ) throws -> (any ReminderReader, FormatDescriptor, InputSource) {
     let source = try InputSource.resolve(input)
     let preopened: ByteReader? = source.isStandardInput ? io.standardInput() : nil
+    try source.requireContent(preopened: preopened)
     let descriptor: FormatDescriptor
     if let format {
       guard let named = FormatRegistry.named(format), named.canRead else {

@@ -80,10 +80,7 @@ public enum FormatRegistry {
   private static func peekHead(of source: InputSource) throws(RemconvError) -> [UInt8] {
     switch source {
     case .file(let path):
-      let reader = try ByteReader.open(path: path)
-      var head: [UInt8] = []
-      while head.count < 4096, let byte = try reader.next() { head.append(byte) }
-      return head
+      return try ByteReader.open(path: path).peekPrefix(4096)
     case .standardInput, .directory:
       return []
     }

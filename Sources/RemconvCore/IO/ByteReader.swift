@@ -5,6 +5,11 @@ import Foundation
 /// Formats parse bytes, not `Character`s: Swift treats `"\r\n"` as one Character, and a
 /// byte-level parser is both correct and fast. Memory stays at one buffer whatever the size
 /// of the input.
+///
+/// No text format remconv reads has a NUL byte, and one is the sign of UTF-16, UTF-32 or a
+/// binary file given by mistake; C libraries behind some formats would silently cut a string at
+/// it. So the reader refuses one (and a UTF-16 or UTF-32 byte order mark) as malformed input
+/// naming the line and column, when the format reaches it.
 public final class ByteReader {
   public static let bufferSize = 1 << 16
 
@@ -13,10 +18,19 @@ public final class ByteReader {
   private let ownsDescriptor: Bool
   private var buffer: [UInt8]
   private var position = 0
+  /// Bytes of `buffer` that may be read: `filled`, or fewer when a refused byte follows.
   private var count = 0
+  /// Bytes held in `buffer`.
+  private var filled = 0
   private var reachedEnd = false
   /// Bytes consumed before the current buffer, for offsets in messages.
   public private(set) var consumedBefore = 0
+  /// Why the input stops being text at `buffer[count]`, once found.
+  private var refusal: String?
+  /// Line feeds in the buffers already consumed, and the offset where the last line began:
+  /// the line and column of a refused byte.
+  private var lineFeedsBefore = 0
+  private var lineStartBefore = 0
 
   public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool) {
     self.descriptor = fileDescriptor
@@ -32,7 +46,9 @@ public final class ByteReader {
     self.name = name
     self.buffer = bytes
     self.count = bytes.count
+    self.filled = bytes.count
     self.reachedEnd = true
+    screen(from: 0)
   }
 
   deinit {
@@ -93,7 +109,7 @@ public final class ByteReader {
       line.append(contentsOf: buffer[start..<end])
       position = end
       if line.count > limit {
-        throw .invalidInput("\(name): a line is longer than the limit of \(limit) bytes")
+        throw .invalidInput("a line is longer than the limit of \(limit) bytes", at: location(of: position))
       }
       if end < count {
         let terminator = buffer[end]
@@ -144,24 +160,36 @@ public final class ByteReader {
   /// Only valid before anything was read.
   public func peekPrefix(_ length: Int) throws(RemconvError) -> [UInt8] {
     precondition(consumedBefore == 0 && position == 0, "peekPrefix after reading")
-    while count < min(length, buffer.count), !reachedEnd {
+    while filled < min(length, buffer.count), !reachedEnd {
       let received = buffer.withUnsafeMutableBytes { raw in
-        read(descriptor, raw.baseAddress.map { $0 + count }, raw.count - count)
+        read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
       }
       if received < 0 {
         if errno == EINTR { continue }
         throw .ioFailure("\(name): read failed: \(String(cString: strerror(errno)).lowercased())")
       }
-      if received == 0 { reachedEnd = true } else { count += received }
+      if received == 0 {
+        reachedEnd = true
+      } else {
+        let start = filled
+        filled += received
+        if refusal == nil {
+          count = filled
+          screen(from: start)
+        }
+      }
     }
-    return Array(buffer[0..<min(count, length)])
+    return Array(buffer[0..<min(filled, length)])
   }
 
   private func refill() throws(RemconvError) -> Bool {
+    if let refusal { throw refusalError(refusal) }
     guard !reachedEnd else { return false }
-    consumedBefore += count
+    countLineFeeds()
+    consumedBefore += filled
     position = 0
     count = 0
+    filled = 0
     while true {
       let received = buffer.withUnsafeMutableBytes { raw in
         read(descriptor, raw.baseAddress, raw.count)
@@ -176,8 +204,67 @@ public final class ByteReader {
         return false
       }
       count = received
+      filled = received
+      screen(from: 0)
+      if count == 0, let refusal { throw refusalError(refusal) }
       return true
     }
+  }
+
+  /// Looks for what makes the input not UTF-8 text in `buffer[start..<filled]`: a NUL byte, or
+  /// (at the very start) a UTF-16 or UTF-32 byte order mark. Reading (`count`) stops before it.
+  private func screen(from start: Int) {
+    guard refusal == nil else { return }
+    if consumedBefore == 0, start < 2, filled >= 2,
+      (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF)
+    {
+      refusal = "the input is UTF-16 or UTF-32 (it starts with a byte order mark); remconv reads UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8"
+      count = 0
+      return
+    }
+    let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+      guard let base = bytes.baseAddress, start < filled else { return nil }
+      return memchr(base + start, 0, filled - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+    }
+    if let found {
+      refusal = "a NUL byte: this is not UTF-8 text (UTF-16, or a binary file?)"
+      count = found
+    }
+  }
+
+  /// Adds the line feeds of the buffer about to be replaced to the running count.
+  private func countLineFeeds() {
+    let (lineFeeds, lastLineStart) = lineFeeds(before: count)
+    lineFeedsBefore += lineFeeds
+    if let lastLineStart { lineStartBefore = consumedBefore + lastLineStart }
+  }
+
+  /// The line feeds in `buffer[0..<end]`, and the index just after the last one.
+  private func lineFeeds(before end: Int) -> (count: Int, lastLineStart: Int?) {
+    buffer.withUnsafeBufferPointer { bytes in
+      guard let base = bytes.baseAddress else { return (0, nil) }
+      var found = 0
+      var lastLineStart: Int?
+      var index = 0
+      while index < end, let hit = memchr(base + index, 0x0A, end - index) {
+        found += 1
+        index = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
+        lastLineStart = index
+      }
+      return (found, lastLineStart)
+    }
+  }
+
+  /// The line and column of `buffer[index]`, counting line feeds.
+  private func location(of index: Int) -> SourceLocation {
+    let (lineFeeds, lastLineStart) = lineFeeds(before: index)
+    let lineStart = lastLineStart.map { consumedBefore + $0 } ?? lineStartBefore
+    return SourceLocation(file: name, line: lineFeedsBefore + lineFeeds + 1, column: consumedBefore + index - lineStart + 1)
+  }
+
+  /// The error for a refused byte at `buffer[count]`.
+  private func refusalError(_ reason: String) -> RemconvError {
+    .malformedInput(reason, at: location(of: count))
   }
 }
 
@@ -192,4 +279,9 @@ public enum InputLimits {
   public static let maximumNestingDepth = 256
   /// The largest document read whole (formats that cannot stream a part, e.g. a vdir item).
   public static let maximumDocumentSize = 64 << 20
+  /// The most items (lists, reminders, skipped components) one import or conversion reads.
+  /// Readers hold one item, but a little state grows with the input: the keys of UIDs derived
+  /// for sources without UIDs, subtasks waiting for a parent that comes later, lists. This
+  /// bounds that state and a runaway pipeline; it is ten times the largest benchmark.
+  public static let maximumItemCount = 10_000_000
 }

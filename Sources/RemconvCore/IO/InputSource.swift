@@ -42,6 +42,26 @@ public enum InputSource: Sendable {
     return ext.isEmpty ? nil : ext
   }
 
+  /// Refuses an input of zero bytes: it is almost always a failed download or a pipeline whose
+  /// producer died, and importing "nothing" would hide that. Only regular files and standard
+  /// input are checked (a named pipe reports size 0 before it is read); a folder is its
+  /// format's business.
+  public func requireContent(preopened: ByteReader?) throws(RemconvError) {
+    let isEmpty: Bool
+    switch self {
+    case .file(let path):
+      var status = stat()
+      isEmpty = stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
+    case .standardInput:
+      isEmpty = try preopened?.peekPrefix(1).isEmpty ?? false
+    case .directory:
+      isEmpty = false
+    }
+    if isEmpty {
+      throw .malformedInput("the input is empty (0 bytes)", at: SourceLocation(file: displayName, line: 1))
+    }
+  }
+
   /// A byte reader over a file or standard input.
   public func openReader() throws(RemconvError) -> ByteReader {
     switch self {

@@ -69,6 +69,14 @@ public final class JSONParser {
     return true
   }
 
+  /// Skips a UTF-8 byte order mark at the very start of the input. RFC 8259 (§8.1) lets a
+  /// parser ignore one, and Windows tools (PowerShell's `Out-File`, Notepad) write it.
+  public func skipByteOrderMark() throws(RemconvError) {
+    guard reader.offset == 0, try reader.peekPrefix(3) == [0xEF, 0xBB, 0xBF] else { return }
+    for _ in 0..<3 { _ = try reader.next() }
+    lineStartOffset = reader.offset
+  }
+
   public func skipWhitespace() throws(RemconvError) {
     while let byte = try reader.peek() {
       switch byte {

@@ -103,9 +103,19 @@ public final class MergeEngine {
   }
 
   private func mergeList(_ list: ReminderList) throws -> StoredList {
+    // A name that is blank once trimmed cannot be stored: the list keeps the name it has, or
+    // a new one takes the default list's. It is looked up under the name it will be stored
+    // under, so that two blank names become one list, not a clash of keys.
+    var name = ListName.normalized(list.name)
+    if name.isEmpty {
+      let existing = try store.list(uid: list.id)
+      name = existing?.list.name ?? options.defaultList
+      diagnostics.warning(
+        "blank-list-name", "the list \(list.id) has a blank name; it is named '\(name)'", uid: list.id)
+    }
     if let existing = try store.list(uid: list.id) {
       var updated = existing.list
-      updated.name = ListName.normalized(list.name)
+      updated.name = name
       updated.symbol = list.symbol
       updated.color = list.color
       updated.createdAt = list.createdAt ?? existing.list.createdAt
@@ -127,13 +137,12 @@ public final class MergeEngine {
       }
       return StoredList(rowID: existing.rowID, list: updated)
     }
-    if let byName = try store.list(named: list.name) {
+    if let byName = try store.list(named: name) {
       // Same name, another UID: the source's list lands in the store's list of that name.
       return byName
     }
     var created = list
-    created.name = ListName.normalized(list.name)
-    if created.name.isEmpty { created.name = options.defaultList }
+    created.name = name
     let row = try store.insertList(created)
     report.listsAdded += 1
     return StoredList(rowID: row, list: created)
@@ -182,7 +191,9 @@ public final class MergeEngine {
         diagnostics.warning("self-parent", "the reminder names itself as its parent; it stays top-level", at: location, uid: reminder.id)
         reminder.parentID = nil
       } else if let parent = try store.reminderRowID(uid: parentID) {
-        if try createsCycle(child: existing?.rowID, parentRow: parent) {
+        // Keeping the parent it has cannot make a cycle; checking it would walk every ancestor
+        // of every reminder on each re-import, quadratic in the depth of a deep outline.
+        if existing?.parentRowID != parent, try createsCycle(child: existing?.rowID, parentRow: parent) {
           diagnostics.warning(
             "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
             at: location, uid: reminder.id)

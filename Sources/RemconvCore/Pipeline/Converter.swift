@@ -9,8 +9,10 @@ import Foundation
 public enum Converter {
   public static func run(
     reader: any ReminderReader, writer: any ReminderWriter, writerType: any ReminderWriter.Type,
-    source: InputSource, diagnostics: DiagnosticLog, targetList: String? = nil
+    source: InputSource, diagnostics: DiagnosticLog, targetList: String? = nil,
+    maximumItems: Int = InputLimits.maximumItemCount
   ) throws -> Int {
+    let reader = ItemLimitedReader(reader, source: source, limit: maximumItems)
     switch writerType.inputOrder {
     case .anyOrder:
       return try stream(reader: reader, writer: writer, source: source, diagnostics: diagnostics, targetList: targetList)

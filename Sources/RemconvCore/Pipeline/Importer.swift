@@ -5,6 +5,8 @@ public enum Importer {
     public var dryRun = false
     /// Warnings fail the import.
     public var strict = false
+    /// More records than this fail the import (`InputLimits.maximumItemCount`).
+    public var maximumItems = InputLimits.maximumItemCount
 
     public init() {}
   }
@@ -24,6 +26,7 @@ public enum Importer {
       report = try store.write(commit: !options.dryRun) {
         let listsBefore = try store.lastListRowID()
         let engine = try MergeEngine(store: store, options: engineOptions, diagnostics: diagnostics, report: report)
+        let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
         var count = 0
         while let record = try reader.next() {
           try engine.consume(record)

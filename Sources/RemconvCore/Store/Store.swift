@@ -219,8 +219,11 @@ public final class Store {
     }
   }
 
-  /// Runs `body` in a read transaction, so that it sees one consistent snapshot.
+  /// Runs `body` in a read transaction, so that it sees one consistent snapshot. Inside a
+  /// transaction already open on this connection (an export of what an import is about to
+  /// commit), `body` runs in that one.
   public func read<T>(_ body: () throws -> T) throws -> T {
+    if database.isInTransaction { return try body() }
     do {
       try database.execute("BEGIN DEFERRED")
     } catch {

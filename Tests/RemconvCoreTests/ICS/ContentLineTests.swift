@@ -37,12 +37,21 @@ import Testing
     #expect(result.map(\.line) == [1, 3])
   }
 
-  @Test func readsLatin1WithAWarningAndDropsNulBytes() throws {
+  @Test func readsLatin1WithAWarning() throws {
     let log = DiagnosticLog()
-    let result = try lines(Array("SUMMARY:K".utf8) + [0xF6, 0x6C, 0x6E] + Array("\nX:a".utf8) + [0] + Array("b\n".utf8), log: log)
+    let result = try lines(Array("SUMMARY:K".utf8) + [0xF6, 0x6C, 0x6E] + Array("\nX:ab\n".utf8), log: log)
     #expect(result.map(\.text) == ["SUMMARY:Köln", "X:ab"])
-    #expect(log.entries.map(\.code) == ["encoding", "encoding"])
-    #expect(log.entries.map(\.location?.line) == [1, 2])
+    #expect(log.entries.map(\.code) == ["encoding"])
+    #expect(log.entries.map(\.location?.line) == [1])
+  }
+
+  @Test func refusesANulByteNamingItsLineAndColumn() {
+    do {
+      _ = try lines(Array("SUMMARY:K\nX:a".utf8) + [0] + Array("b\n".utf8))
+      Issue.record("a NUL byte was read as text")
+    } catch {
+      #expect("\(error)".contains("t.ics:2:4: a NUL byte"), "\(error)")
+    }
   }
 
   @Test func splitsNameParametersAndValueRespectingQuotes() throws {

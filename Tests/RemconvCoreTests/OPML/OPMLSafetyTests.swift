@@ -138,7 +138,7 @@ import RemconvTestSupport
     let empty = bench.directory.write("empty.opml", "")
     let nothing = bench.run(["import", empty])
     #expect(nothing.status == .dataError)
-    #expect(nothing.errors.contains("empty.opml:1:1: malformed XML: the document is empty"), "\(nothing.errors)")
+    #expect(nothing.errors.contains("empty.opml:1: the input is empty (0 bytes)"), "\(nothing.errors)")
     #expect(bench.run(["export", "--format", "jsonl"]).output.isEmpty)
   }
 

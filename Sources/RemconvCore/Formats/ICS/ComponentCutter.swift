@@ -122,7 +122,8 @@ final class ComponentCutter {
     if let start = calendarStart {
       throw malformed("the VCALENDAR that begins here is never closed (no END:VCALENDAR before the end of the input)", start)
     }
-    if !sawContent { throw malformed("the input is empty, not iCalendar", nil) }
+    // Line 1, where the content should have begun: a located error, like every other.
+    if !sawContent { throw malformed("the input is empty, not iCalendar", 1) }
     return nil
   }
 

@@ -3,7 +3,8 @@
 /// Accepts CRLF, bare LF and bare CR endings, a missing final line break, a UTF-8 byte order
 /// mark, blank lines, and continuation lines that start with a space or a tab. A line that is
 /// not UTF-8 is read as ISO-8859-1 (older Outlook and ical4android's latin1 sample) with a
-/// warning, and NUL bytes, which no C library can carry, are removed with a warning.
+/// warning. NUL bytes never get here: `ByteReader` refuses them (docs/reliability.md), as no
+/// C library could carry them and they mark UTF-16 or binary input.
 final class ContentLineReader {
   private let bytes: ByteReader
   private let file: String
@@ -62,12 +63,6 @@ final class ContentLineReader {
   }
 
   private func decode(_ bytes: [UInt8], line: Int) -> String {
-    var bytes = bytes
-    if bytes.contains(0) {
-      bytes.removeAll { $0 == 0 }
-      diagnostics?.warning(
-        "encoding", "the line holds NUL bytes; they are removed", at: SourceLocation(file: file, line: line))
-    }
     if let text = String(validating: bytes, as: UTF8.self) { return text }
     diagnostics?.warning(
       "encoding", "the line is not UTF-8; it is read as ISO-8859-1", at: SourceLocation(file: file, line: line))

@@ -37,8 +37,10 @@ public enum JSONLinesFormat {
         self.pending = nil
         return pending
       }
-      while let line = try bytes.readLine() {
+      while var line = try bytes.readLine() {
         lineNumber += 1
+        // A UTF-8 byte order mark before the first record is not part of it (RFC 8259 §8.1).
+        if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         let location = context.location(line: lineNumber)
         let value = try JSONParser.parse(bytes: line, name: context.source.displayName, firstLine: lineNumber)
@@ -52,7 +54,8 @@ public enum JSONLinesFormat {
         if let known = knownLists[listKey] {
           listID = known
         } else {
-          var listMembers: [String: JSONValue] = ["name": .string(listName)]
+          // A `list` that is not a string is reported and kept by the list decoder, not dropped.
+          var listMembers: [String: JSONValue] = ["name": members["list"] ?? .string(listName)]
           for (key, target) in [("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
                                 ("listCreatedAt", "createdAt"), ("listExtra", "extra")] {
             if let value = members[key] { listMembers[target] = value }

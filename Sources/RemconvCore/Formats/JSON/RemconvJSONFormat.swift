@@ -4,7 +4,11 @@
 /// {"format":"remconv","version":1,"lists":[{"id":…,"name":…,"reminders":[{…}]}]}
 /// ```
 /// The reader streams: it holds one reminder at a time, unless a list object puts its
-/// `reminders` before both its `id` and `name` (then that list's reminders wait for them).
+/// `reminders` before its `name` (then that list's reminders wait for it, up to
+/// `Reader.maximumWaitingReminders`). Other members after `reminders` (a producer that sorts
+/// keys puts `symbol` there) update the list once it closes, so a re-import of such a file
+/// reports the list as updated; an `id` there is refused, since its reminders went out under
+/// the id derived from the name.
 public enum RemconvJSONFormat {
   public static let formatName = "remconv"
   public static let version = 1
@@ -20,6 +24,9 @@ public enum RemconvJSONFormat {
     })
 
   final class Reader: ReminderReader {
+    /// How many reminders of one list may wait for the list's `name` (they are held in memory).
+    static let maximumWaitingReminders = 100_000
+
     private let context: ReaderContext
     private let parser: JSONParser
     private let derivedIDs = DerivedIDGenerator()
@@ -40,6 +47,9 @@ public enum RemconvJSONFormat {
     private var listMembers: [String: JSONValue] = [:]
     private var listLocation = SourceLocation(file: "")
     private var currentList: ReminderList?
+    /// The members `currentList` was decoded from, and the warnings that decoding gave.
+    private var emittedMembers: [String: JSONValue] = [:]
+    private var emittedDiagnostics: Set<Diagnostic> = []
     /// Reminders met before their list's `id` and `name` (only when a producer orders keys so).
     private var waiting: [([String: JSONValue], SourceLocation)] = []
 
@@ -65,10 +75,13 @@ public enum RemconvJSONFormat {
           try parser.expect(UInt8(ascii: "{"), "a list object")
           listMembers = [:]
           currentList = nil
+          emittedMembers = [:]
+          emittedDiagnostics = []
           waiting = []
           state = .listMembers(first: true)
         case .listMembers(let first):
           if try parser.consume(UInt8(ascii: "}")) {
+            if currentList != nil, listMembers != emittedMembers { try emitLateMembers() }
             let list = emitListIfNeeded()
             for (object, location) in waiting {
               pending.append(.reminder(decode(object, list: list, location), location))
@@ -81,7 +94,7 @@ public enum RemconvJSONFormat {
           let key = try parser.parseString()
           try parser.expect(UInt8(ascii: ":"), "':'")
           if key == "reminders" {
-            if listMembers["name"] != nil || listMembers["id"] != nil { _ = emitListIfNeeded() }
+            if listMembers["name"] != nil { _ = emitListIfNeeded() }
             try parser.expect(UInt8(ascii: "["), "an array of reminders")
             state = .reminders(first: true)
           } else {
@@ -103,6 +116,11 @@ public enum RemconvJSONFormat {
           if let list = currentList {
             return .reminder(decode(object, list: list, location), location)
           }
+          guard waiting.count < Self.maximumWaitingReminders else {
+            throw RemconvError.invalidInput(
+              "more than \(Self.maximumWaitingReminders) reminders before their list's \"name\": the limit of what waits for it (put \"id\" and \"name\" before \"reminders\")",
+              at: listLocation)
+          }
           waiting.append((object, location))
         case .done:
           return nil
@@ -113,16 +131,41 @@ public enum RemconvJSONFormat {
     /// Queues the current list once and returns it.
     private func emitListIfNeeded() -> ReminderList {
       if let currentList { return currentList }
-      let list = ReminderJSON.decodeList(
-        listMembers, fallbackName: context.source.baseName ?? "Reminders", at: listLocation,
-        diagnostics: context.diagnostics)
+      let list = decodeList()
       currentList = list
+      emittedMembers = listMembers
       pending.append(.list(list))
+      return list
+    }
+
+    /// Queues the list again with the members that came after its reminders.
+    private func emitLateMembers() throws {
+      if emittedMembers["id"] == nil, listMembers["id"] != nil {
+        throw RemconvError.malformedInput(
+          "a list's \"id\" must come before its \"reminders\" (they were read under the list's name)", at: listLocation)
+      }
+      let list = decodeList()
+      emittedMembers = listMembers
+      if list != currentList {
+        currentList = list
+        pending.append(.list(list))
+      }
+    }
+
+    /// Decodes the list's members, reporting each warning once however often it is decoded.
+    private func decodeList() -> ReminderList {
+      let scratch = DiagnosticLog()
+      let list = ReminderJSON.decodeList(
+        listMembers, fallbackName: context.source.baseName ?? "Reminders", at: listLocation, diagnostics: scratch)
+      for diagnostic in scratch.entries where emittedDiagnostics.insert(diagnostic).inserted {
+        context.diagnostics.report(diagnostic)
+      }
       return list
     }
 
     /// Reads `{` and the members before `lists`, leaving the parser inside the lists array.
     private func readHeader() throws {
+      try parser.skipByteOrderMark()
       if try parser.peekToken() == nil { throw parser.error("the input is empty") }
       try parser.expect(UInt8(ascii: "{"), "a JSON object")
       var sawFormat = false
@@ -147,8 +190,14 @@ public enum RemconvJSONFormat {
           sawFormat = true
         case "version":
           let value = try parser.parseValue()
-          guard let number = value.intValue, number <= version else {
-            throw parser.error("version \(JSONText.encode(value)) is newer than this remconv reads (\(version))")
+          // A whole number from 1 up; beyond this one, however large, it is a later version.
+          guard case .number(let text) = value, let number = Double(text), number.isFinite, number >= 1,
+            number == number.rounded()
+          else {
+            throw parser.error("\"version\" is \(JSONText.encode(value)), not a version number (\(version) or later)")
+          }
+          guard number == Double(version) else {
+            throw parser.error("version \(text) is newer than this remconv reads (\(version))")
           }
         case "lists":
           guard sawFormat else { throw parser.error("\"format\": \"remconv\" must come before \"lists\"") }

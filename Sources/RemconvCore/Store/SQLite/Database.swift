@@ -173,10 +173,18 @@ public final class Database {
   }
 
   /// Copies the whole database into a new file at `destination` with SQLite's online backup.
+  /// The copy is as private as the store: created 0600, never through a symbolic link.
   ///
   /// Related SQLite documentation: https://sqlite.org/backup.html
   public func backup(to destination: String) throws(SQLiteError) {
-    let target = try Database(path: destination, mode: .create)
+    let descriptor = open(destination, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, fchmod(descriptor, 0o600) == 0 else {
+      let reason = String(cString: strerror(errno)).lowercased()
+      if descriptor >= 0 { Foundation.close(descriptor) }
+      throw SQLiteError(extendedCode: SQLITE_CANTOPEN, message: "cannot create the backup '\(destination)': \(reason)")
+    }
+    Foundation.close(descriptor)
+    let target = try Database(path: destination, mode: .readWrite)
     defer { target.close() }
     guard let backup = sqlite3_backup_init(target.handle, "main", handle, "main") else {
       throw target.lastError(code: sqlite3_errcode(target.handle), sql: nil)
@@ -203,15 +211,32 @@ public final class Database {
           sqlite3_result_null(context)
           return
         }
-        let key = ListName.key(for: String(cString: text))
-        sqlite3_result_text(context, key, -1, csqlite_transient())
+        // By length, not up to a NUL: a name with one must not share the key of its prefix.
+        let name = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+        var key = ListName.key(for: name)
+        key.withUTF8 { buffer in
+          buffer.withMemoryRebound(to: CChar.self) { characters in
+            guard let base = characters.baseAddress, !characters.isEmpty else {
+              sqlite3_result_text(context, "", 0, csqlite_transient())
+              return
+            }
+            sqlite3_result_text64(context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+          }
+        }
       }, nil, nil, nil)
     guard code == SQLITE_OK else { throw lastError(code: code, sql: nil) }
   }
 
   func lastError(code: Int32, sql: String?) -> SQLiteError {
     let extended = sqlite3_extended_errcode(handle)
-    let message = String(cString: sqlite3_errmsg(handle))
+    var message = String(cString: sqlite3_errmsg(handle))
+    let primary = (extended != 0 ? extended : code) & 0xFF
+    // SQLite says only "disk I/O error": add the system's reason ("no space left on device"),
+    // which is meaningful right after a failed read or write.
+    if primary == SQLITE_IOERR || primary == SQLITE_FULL {
+      let systemErrno = sqlite3_system_errno(handle)
+      if systemErrno != 0 { message += " (\(String(cString: strerror(systemErrno)).lowercased()))" }
+    }
     return SQLiteError(extendedCode: extended != 0 ? extended : code, message: message, sql: sql)
   }
 

@@ -33,7 +33,20 @@ public final class Statement {
     case .null: code = sqlite3_bind_null(raw, index)
     case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
     case .real(let number): code = sqlite3_bind_double(raw, index, number)
-    case .text(let text): code = sqlite3_bind_text(raw, index, text, -1, csqlite_transient())
+    case .text(let text):
+      // With its length in bytes: as a C string, text would end at its first NUL character
+      // (valid in JSON as \u0000) and the rest would be lost without a word.
+      var text = text
+      code = text.withUTF8 { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { characters in
+          // An empty text must stay text: a nil pointer would bind NULL.
+          guard let base = characters.baseAddress, !characters.isEmpty else {
+            return sqlite3_bind_text(raw, index, "", 0, csqlite_transient())
+          }
+          return sqlite3_bind_text64(
+            raw, index, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+      }
     case .blob(let bytes):
       code = bytes.withUnsafeBytes { buffer in
         sqlite3_bind_blob(raw, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())

@@ -1,0 +1,179 @@
+import Foundation
+import RemconvCLI
+import RemconvCore
+import RemconvTestSupport
+import Testing
+
+/// Hostile text is data wherever it goes, and outputs never overwrite or follow a link.
+@Suite struct SecurityTests {
+  /// Text that means something to SQL, to `LIKE`, to C strings or to a terminal.
+  static let hostileTexts = [
+    #"Robert'); DROP TABLE reminders;--"#,
+    #"' OR '1'='1"#,
+    #""; DELETE FROM lists; --"#,
+    #"%_\ LIKE wildcards and \ escape"#,
+    "before\u{0}after a NUL",
+    "?1 ?2 :name @name $name",
+    "/* comment */ SELECT 1;",
+    "\u{202E}right-to-left\u{1B}[31m escape",
+  ]
+
+  /// A document with `text` in every text field of a list and of two reminders, and in the
+  /// fields that do not parse (kept in `extra.invalid`).
+  static func document(_ texts: [String]) -> JSONValue {
+    let lists: [JSONValue] = texts.enumerated().map { index, text in
+      let reminders: [JSONValue] = [
+        .object([
+          "id": .string("parent-\(index)-" + text), "title": .string(text), "notes": .string(text),
+          "tags": .array([.string(text), .string(text + " 2")]), "url": .string(text), "priority": .string("high"),
+          "extra": .object([text: .string(text)]),
+        ]),
+        .object([
+          "id": .string("child-\(index)-" + text), "title": .string("Subtask " + text),
+          "parentId": .string("parent-\(index)-" + text),
+          // Not a colour, an instant or a zone: warned about and kept, not lost.
+          "dueDate": .string("2026-12-01T09:00:00"), "dueTimeZone": .string(text), "completedAt": .string(text),
+        ]),
+      ]
+      return .object([
+        "id": .string("list-\(index)-" + text), "name": .string("List \(index) " + text), "symbol": .string(text),
+        "color": .string(text), "extra": .object([text: .array([.string(text)])]), "reminders": .array(reminders),
+      ])
+    }
+    return .object(["format": .string("remconv"), "version": .number("1"), "lists": .array(lists)])
+  }
+
+  @Test func hostileTextInEveryFieldIsStoredAsDataAndComesBackWhole() throws {
+    let bench = TestBench()
+    let input = bench.directory.write("hostile.json", JSONText.encode(Self.document(Self.hostileTexts)))
+    let imported = bench.run(["import", input])
+    #expect(imported.status == .ok, "\(imported.errors)")
+    let schemaBefore = try Self.schema(of: bench.storePath)
+
+    let exported = try JSONParser.parse(bench.snapshot())
+    let lists = try #require(exported["lists"]?.arrayValue)
+    #expect(lists.count == Self.hostileTexts.count)
+    for (index, text) in Self.hostileTexts.enumerated() {
+      let list = try #require(lists.first { $0["id"]?.stringValue == "list-\(index)-" + text }, "list \(index)")
+      #expect(list["name"]?.stringValue == "List \(index) " + text)
+      #expect(list["symbol"]?.stringValue == text)
+      #expect(list["extra"]?[text] == .array([.string(text)]))
+      #expect(list["extra"]?["invalid"]?["color"] == .string(text))
+      let reminders = try #require(list["reminders"]?.arrayValue)
+      let parent = try #require(reminders.first { $0["id"]?.stringValue == "parent-\(index)-" + text })
+      for key in ["title", "notes", "url"] { #expect(parent[key]?.stringValue == text, "\(key) of list \(index)") }
+      #expect(parent["tags"] == .array([.string(text), .string(text + " 2")]))
+      #expect(parent["extra"]?[text] == .string(text))
+      let child = try #require(reminders.first { $0["id"]?.stringValue == "child-\(index)-" + text })
+      #expect(child["parentId"]?.stringValue == "parent-\(index)-" + text)
+      #expect(child["extra"]?["invalid"]?["dueTimeZone"] == .string(text))
+      #expect(child["extra"]?["invalid"]?["completedAt"] == .string(text))
+    }
+
+    // Nothing ran as SQL, and a second import finds every item unchanged.
+    #expect(try Self.schema(of: bench.storePath) == schemaBefore)
+    let again = bench.run(["import", input, "--report", "json"])
+    let report = try JSONParser.parse(again.output)
+    #expect(report["added"] == .number("0"))
+    #expect(report["updated"] == .number("0"))
+    #expect(report["unchanged"] == .number("\(2 * Self.hostileTexts.count)"))
+  }
+
+  @Test(arguments: hostileTexts)
+  func hostileListNamesAreLookedUpAsText(text: String) throws {
+    let bench = TestBench()
+    bench.run(["import", bench.directory.write("hostile.json", JSONText.encode(Self.document([text])))])
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let one = bench.run(["export", "--list", "List 0 " + text])
+    #expect(one.status == .ok, "\(one.errors)")
+    #expect(try JSONParser.parse(one.output)["lists"]?.arrayValue?.count == 1)
+    let none = bench.run(["export", "--list", text])
+    #expect(none.status == .noInput)
+    #expect(bench.run(["import", Repository.path("Samples/jsonl/reminders.jsonl"), "--list", text]).status == .ok)
+    #expect(bench.snapshot().contains(JSONText.quoted(text)))
+  }
+
+  /// The only `LIKE` of the store: typed UID prefixes match literally.
+  @Test func uidPrefixesMatchLiterally() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write {
+      let list = try store.insertList(ReminderList(id: "list", name: "Inbox"))
+      for uid in ["a%b", "axb", "a_c", "abc", #"a\d"#, "A%B"] {
+        try store.insertReminder(Reminder(id: uid, listID: "list", title: uid), listRowID: list, parentRowID: nil)
+      }
+    }
+    // Case does not matter (ids are typed by hand); wildcards do not work.
+    #expect(try store.reminders(uidPrefix: "a%").map(\.reminder.id) == ["a%b", "A%B"])
+    #expect(try store.reminders(uidPrefix: "a_").map(\.reminder.id) == ["a_c"])
+    #expect(try store.reminders(uidPrefix: #"a\"#).map(\.reminder.id) == [#"a\d"#])
+    #expect(try store.reminders(uidPrefix: "%").isEmpty)
+  }
+
+  static func schema(of path: String) throws -> [String] {
+    let store = try Store(path: path)
+    defer { store.close() }
+    return try store.database.rows("SELECT type || ' ' || name FROM sqlite_schema ORDER BY name").compactMap { $0.string(0) }
+  }
+
+  // MARK: Outputs
+
+  @Test func aDanglingLinkAtTheTargetIsNeitherFollowedNorReplacedWithoutForce() throws {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let planted = bench.directory.file("planted")
+    let link = bench.directory.file("export.json")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: planted)
+    let refused = bench.run(["export", "-o", link])
+    #expect(refused.status == .cannotCreate)
+    #expect(refused.errors.contains("\(link): already exists (use --force to replace it)"))
+    #expect(!FileManager.default.fileExists(atPath: planted))
+    #expect(bench.run(["export", "-o", link, "--force"]).status == .ok)
+    #expect(!FileManager.default.fileExists(atPath: planted))
+    #expect((try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType) == .typeRegular)
+  }
+
+  @Test func aLinkToAFolderIsReplacedOnlyWithForceAndTheFolderIsUntouched() throws {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let folder = bench.directory.file("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let link = bench.directory.file("out.json")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+    #expect(bench.run(["export", "-o", link]).status == .cannotCreate)
+    #expect(bench.run(["export", "-o", link, "--force"]).status == .ok)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+    #expect(bench.directory.read("out.json") == bench.snapshot())
+  }
+
+  @Test func aFolderAtTheTargetIsRefusedEvenWithForce() throws {
+    let bench = TestBench()
+    bench.run(["import", Repository.path("Samples/json/reminders.json")])
+    let folder = bench.directory.file("out.json")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for arguments in [["export", "-o", folder], ["export", "-o", folder, "--force"]] {
+      let result = bench.run(arguments)
+      #expect(result.status == .cannotCreate)
+      #expect(result.errors.contains("\(folder): is a directory"))
+    }
+  }
+
+  @Test func convertNeverOverwritesWithoutForceNorFollowsALink() throws {
+    let bench = TestBench()
+    let sample = Repository.path("Samples/json/reminders.json")
+    let existing = bench.directory.write("existing.jsonl", "precious\n")
+    #expect(bench.run(["convert", sample, "-o", existing]).status == .cannotCreate)
+    #expect(bench.directory.read("existing.jsonl") == "precious\n")
+    let victim = bench.directory.write("victim.txt", "do not touch")
+    let link = bench.directory.file("converted.jsonl")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+    #expect(bench.run(["convert", sample, "-o", link]).status == .cannotCreate)
+    #expect(bench.run(["convert", sample, "-o", link, "--force"]).status == .ok)
+    #expect(bench.directory.read("victim.txt") == "do not touch")
+    #expect(bench.directory.read("converted.jsonl").hasPrefix(#"{"list":"#))
+    // Nothing half-written is left beside the targets.
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).filter { $0.contains(".remconv-") }
+    #expect(leftovers == [])
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The built `remconv` binary, run as a separate process as a user or a pipeline would.
+///
+/// `$REMCONV_BINARY` points the tests at another build (`.build/release/remconv` for the long
+/// runs); by default it is the debug build `swift build --build-tests` makes.
+public enum RemconvBinary {
+  public static let path: String =
+    ProcessInfo.processInfo.environment["REMCONV_BINARY"] ?? Repository.path(".build/debug/remconv")
+
+  public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+  /// The fuzz harness's input replayer, beside the debug binary.
+  public static let fuzzReplayer = Repository.path(".build/debug/remconv-fuzz")
+
+  /// Whether the long runs are asked for (`REMCONV_LONG_TESTS=1`).
+  public static var longRuns: Bool { ProcessInfo.processInfo.environment["REMCONV_LONG_TESTS"] == "1" }
+}
+
+/// How a process ended.
+public struct ProcessOutcome: Sendable {
+  /// The exit status, or the signal number when `signaled`.
+  public let status: Int32
+  public let signaled: Bool
+  public let output: String
+  public let errors: String
+}
+
+/// A `remconv` process started in the background, its output going to files (a pipe would
+/// block a process that writes more than the pipe holds while nobody reads).
+public final class RemconvProcess {
+  public let process = Process()
+  private let outputPath: String
+  private let errorPath: String
+
+  /// Starts `remconv ARGUMENTS` in `directory`'s environment. A `preamble` runs in `/bin/sh`
+  /// first (`ulimit -f 64`), and `user` runs it as that user id (tests running as root).
+  public init(
+    _ arguments: [String], environment: [String: String], scratch: String, preamble: String? = nil, user: UInt32? = nil
+  ) throws {
+    let name = UUID().uuidString
+    outputPath = scratch + "/.stdout-" + name
+    errorPath = scratch + "/.stderr-" + name
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+      FileManager.default.createFile(atPath: errorPath, contents: nil)
+    else { throw CocoaError(.fileWriteUnknown) }
+    var command = [RemconvBinary.path] + arguments
+    if let preamble { command = ["/bin/sh", "-c", preamble + "; exec \"$0\" \"$@\""] + command }
+    if let user { command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command }
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
+    process.environment = environment
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    try process.run()
+  }
+
+  public var identifier: Int32 { process.processIdentifier }
+
+  /// Waits for the end and collects the output.
+  public func wait() -> ProcessOutcome {
+    process.waitUntilExit()
+    defer {
+      try? FileManager.default.removeItem(atPath: outputPath)
+      try? FileManager.default.removeItem(atPath: errorPath)
+    }
+    let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    return ProcessOutcome(
+      status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal, output: output,
+      errors: errors)
+  }
+
+  /// Runs `remconv ARGUMENTS` to its end.
+  public static func run(
+    _ arguments: [String], environment: [String: String], scratch: String, preamble: String? = nil, user: UInt32? = nil
+  ) throws -> ProcessOutcome {
+    try RemconvProcess(arguments, environment: environment, scratch: scratch, preamble: preamble, user: user).wait()
+  }
+}
+
+/// A deterministic random number generator (SplitMix64): the same seed gives the same runs.
+public struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}
+
+/// JSON Lines of generated reminders, for imports large enough to be interrupted.
+public enum GeneratedReminders {
+  /// `count` reminders in `lists` lists, with notes, due dates, tags, every tenth a subtask of
+  /// the one before, UIDs `PREFIX-N`.
+  public static func jsonLines(count: Int, prefix: String, lists: Int = 5, titlePrefix: String = "Item") -> String {
+    var lines: [String] = []
+    lines.reserveCapacity(count)
+    for index in 0..<count {
+      let parent = index % 10 == 9 ? #""\#(prefix)-\#(index - 1)""# : "null"
+      let day = 1 + index % 28
+      lines.append(
+        #"{"list":"\#(prefix) list \#(index % lists)","id":"\#(prefix)-\#(index)","title":"\#(titlePrefix) \#(index) — crème brûlée","notes":"Line one\nLine two of \#(index)","dueDate":"2026-12-\#(day < 10 ? "0" : "")\#(day)","tags":["generated","batch"],"parentId":\#(parent)}"#
+      )
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

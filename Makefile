@@ -1,6 +1,7 @@
 # The two commands of the README's quick start, and the tasks behind them.
 #   make demo   imports Samples/ into a demo store, shows it, exports it
 #   make test   runs the whole test suite
+#   make bench  the benchmark of docs/benchmarks.md (BENCH_SIZES=1000 for a smoke test)
 SHELL := /bin/bash
 SWIFT ?= swift
 DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
@@ -35,6 +36,9 @@ migrations:
 # The man page, generated from the same command definitions as --help (a test checks it).
 man: build
 	$(SWIFT) run -q remconv man > docs/remconv.1
+
+bench: deps
+	@bench/run.sh
 
 check-boundaries:
 	./Scripts/check-boundaries.sh

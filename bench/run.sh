@@ -130,7 +130,7 @@ import_formats=(ics csv json jsonl opml)
 
 prepare_size() {
   local size=$1 base=$data/c$size
-  if [ ! -s "$base.jsonl" ]; then
+  if [ ! -f "$base.ready" ]; then
     echo "bench: generating $size items" >&2
     python3 bench/generate.py "$size" >"$base.jsonl.tmp" && mv "$base.jsonl.tmp" "$base.jsonl"
     python3 bench/generate.py "$size" --tsv >"$base.tsv"
@@ -139,10 +139,10 @@ prepare_size() {
       "$remconv" convert "$base.jsonl" --to "$format" -o "$base.$format" --force --quiet
     done
     bench/make_old_store.sh "$size" "$base-0001.sqlite"
-  fi
-  # The store every export, validate and vdir is made from.
-  if [ ! -s "$base.sqlite" ]; then
+    # The store every export, validate and vdir is made from.
+    rm -f "$base.sqlite" "$base.sqlite-wal" "$base.sqlite-shm"
     "$remconv" import "$base.jsonl" --store "$base.sqlite" --quiet
+    touch "$base.ready"
   fi
   if [ "$size" = 10000 ] && [ -n "$todoman" ] && [ ! -d "$base.vdir" ]; then
     "$remconv" export --store "$base.sqlite" --format vdir -o "$base.vdir" --quiet

@@ -104,6 +104,35 @@ public final class ByteReader {
     }
   }
 
+  /// Reads one line like `readLine`, appending it to `line` instead of allocating one; false
+  /// (nothing appended) at the end of input. The limit applies to the bytes this call appends.
+  public func appendLine(to line: inout [UInt8], limit: Int = InputLimits.maximumLineLength) throws(RemconvError) -> Bool {
+    let startCount = line.count
+    var sawAnything = false
+    while true {
+      if position >= count {
+        guard try refill() else { return sawAnything }
+      }
+      sawAnything = true
+      let start = position
+      var end = start
+      buffer.withUnsafeBufferPointer { bytes in
+        while end < count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+      }
+      line.append(contentsOf: buffer[start..<end])
+      position = end
+      if line.count - startCount > limit {
+        throw .invalidInput("\(name): a line is longer than the limit of \(limit) bytes")
+      }
+      if end < count {
+        let terminator = buffer[end]
+        position += 1
+        if terminator == 0x0D, try peek() == 0x0A { position += 1 }
+        return true
+      }
+    }
+  }
+
   /// Hands the buffered, unread bytes to `body`, refilling as needed, until `body` says it is
   /// done. `body` returns how many bytes it consumed (all of them unless done). Returns false
   /// when the input ended before `body` was done. Scanners use this to run tight loops over

@@ -76,13 +76,20 @@ final class ComponentCutter {
   private let file: String
   /// Components whose lines are kept; others are read and dropped.
   private let kept: Set<String>
+  /// Which lines of a kept component (named by the first argument) are kept, when not all:
+  /// the pre-scan needs few. `BEGIN` and `END` lines are always kept.
+  private let keepsLine: ((String, ContentLine) -> Bool)?
   private var calendarStart: Int?
   private var sawContent = false
 
-  init(lines: ContentLineReader, file: String, keeping kept: Set<String>) {
+  init(
+    lines: ContentLineReader, file: String, keeping kept: Set<String>,
+    keepingLines keepsLine: ((String, ContentLine) -> Bool)? = nil
+  ) {
     self.lines = lines
     self.file = file
     self.kept = kept
+    self.keepsLine = keepsLine
   }
 
   func next() throws(RemconvError) -> CutterEvent? {
@@ -134,7 +141,7 @@ final class ComponentCutter {
     var size = first.text.utf8.count
     while let line = try self.lines.next() {
       if keep {
-        lines.append(line)
+        if line.boundary != nil || keepsLine?(name, line) ?? true { lines.append(line) }
         size += line.text.utf8.count
         if size > InputLimits.maximumDocumentSize {
           throw RemconvError.invalidInput(

@@ -359,6 +359,8 @@ struct VTodoDecoder {
   /// Reports libical's X-LIC-ERRORs for `block` at the lines they concern, and returns the
   /// indices of the lines whose property libical dropped.
   private func reportProblems(in block: ComponentBlock, uid: String?) -> Set<Int> {
+    // A component of the common shape needs no parse by libical: it would report nothing.
+    if LibICalAcceptance.accepts(block) { return [] }
     guard let problems = LibICal.problems(inComponent: block.text) else {
       session.warn("ical-error", "libical cannot parse this \(block.name)", line: block.startLine, uid: uid)
       return []

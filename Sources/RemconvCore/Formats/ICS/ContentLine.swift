@@ -18,16 +18,24 @@ struct ContentLine: Sendable, Equatable {
     (name, boundary) = text.withUTF8(Self.nameAndBoundary)
   }
 
+  /// A line whose name and boundary were read from its bytes already (`ContentLineReader`).
+  init(text: String, line: Int, name: String, boundary: ComponentBoundary?) {
+    self.text = text
+    self.line = line
+    self.name = name
+    self.boundary = boundary
+  }
+
   /// The line split into name, parameters and value; nil when it has no `:` outside quotes.
   var parts: ContentLineParts? { ContentLineParts(text) }
 
-  private static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ComponentBoundary?) {
+  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ComponentBoundary?) {
     var nameEnd = 0
     while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
     let name = asciiUppercased(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
-    guard name == "BEGIN" || name == "END", nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":") else {
-      return (name, nil)
-    }
+    guard nameEnd == 5 || nameEnd == 3, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":"),
+      name == "BEGIN" || name == "END"
+    else { return (name, nil) }
     let rest = UnsafeBufferPointer(rebasing: bytes[(nameEnd + 1)...])
     let component: String
     if rest.allSatisfy({ $0 < 0x80 }) {
@@ -165,6 +173,10 @@ extension ContentLineParameter {
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs.
   func trimmingASCIIWhitespace() -> String {
+    // Nothing to trim when neither end is a space or a tab: no Character to walk.
+    let text = String(self)
+    let isSpaceByte = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    if let first = text.utf8.first, let last = text.utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return text }
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
     guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
       return ""

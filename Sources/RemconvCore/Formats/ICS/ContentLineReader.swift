@@ -13,6 +13,8 @@ final class ContentLineReader {
   private var physicalLine = 0
   /// The logical line being unfolded; its storage is reused from line to line.
   private var logical: [UInt8] = []
+  /// The current line decoded, when it was not plain ASCII (decoding decides its name).
+  private var decoded: ContentLine?
 
   /// `diagnostics` nil reads silently (the pre-scan reads a file a second time).
   init(bytes: ByteReader, file: String, diagnostics: DiagnosticLog?) {
@@ -21,7 +23,59 @@ final class ContentLineReader {
     self.diagnostics = diagnostics
   }
 
+  /// The next line in full.
   func next() throws(RemconvError) -> ContentLine? {
+    guard try nextHead() != nil else { return nil }
+    return materialize()
+  }
+
+  /// What is known of a line before its text is decoded.
+  struct Head {
+    let name: String
+    let boundary: ComponentBoundary?
+    let line: Int
+  }
+
+  /// Reads the next line and its name and boundary, leaving its text undecoded until
+  /// `materialize()`: a reader that drops most lines (the pre-scan, skipped components) need
+  /// not make a string of each.
+  func nextHead() throws(RemconvError) -> Head? {
+    decoded = nil
+    guard let start = try unfold() else { return nil }
+    let head: Head
+    if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
+      // Plain ASCII: the name is read from the bytes, the text made only if asked for.
+      let (name, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
+      head = Head(name: name, boundary: boundary, line: start)
+    } else {
+      // Decoding may change the bytes (NULs, Latin-1) and warns, in line order as ever.
+      let line = ContentLine(text: decode(logical, line: start), line: start)
+      decoded = line
+      head = Head(name: line.name, boundary: line.boundary, line: start)
+    }
+    current = head
+    return head
+  }
+
+  /// The line of the last `nextHead()`, decoded.
+  func materialize() -> ContentLine {
+    if let decoded { return decoded }
+    return ContentLine(
+      text: String(decoding: logical, as: UTF8.self), line: current.line, name: current.name, boundary: current.boundary)
+  }
+
+  /// The length in bytes of the last `nextHead()`'s line once decoded.
+  var decodedLength: Int { decoded?.text.utf8.count ?? logical.count }
+
+  private var current = Head(name: "", boundary: nil, line: 0)
+
+  /// Unfolds the next logical line into `logical`; returns the physical line it starts on.
+  private func unfold() throws(RemconvError) -> Int? {
+    // The buffer is moved out of the property for the loop: a local needs no exclusivity
+    // checks at run time, a stored property of a class does on every access.
+    var logical = self.logical
+    self.logical = []
+    defer { self.logical = logical }
     while true {
       logical.removeAll(keepingCapacity: true)
       guard try bytes.appendLine(to: &logical) else { return nil }
@@ -42,7 +96,7 @@ final class ContentLineReader {
         }
       }
       if logical.isEmpty { continue }
-      return ContentLine(text: decode(logical, line: start), line: start)
+      return start
     }
   }
 

@@ -182,7 +182,7 @@ enum ICSPrescan {
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
       keeping: ICSReader.keptComponents,
-      keepingLines: { component, line in component == "VTIMEZONE" || line.name == "UID" || line.name == "RELATED-TO" })
+      keepingLines: { component, property in component == "VTIMEZONE" || property == "UID" || property == "RELATED-TO" })
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {

@@ -36,7 +36,9 @@ enum LibICalAcceptance {
         inAlarm = false
       case nil:
         var text = line.text
-        let accepted = text.withUTF8 { inAlarm ? acceptsAlarmProperty($0) : acceptsTodoProperty($0) }
+        let accepted = text.withUTF8 { bytes in
+          Line(bytes).map { inAlarm ? acceptsAlarmProperty(line.name, $0) : acceptsTodoProperty(line.name, $0) } ?? false
+        }
         if !accepted { return false }
       }
     }
@@ -45,7 +47,8 @@ enum LibICalAcceptance {
 
   // MARK: Lines
 
-  /// A line split as `NAME[;PARAMETER]:VALUE`, parameters being one `KEY=VALUE` at most.
+  /// A line split as `NAME[;PARAMETER]:VALUE` (one `KEY=VALUE` parameter at most), its name
+  /// written in upper case.
   private struct Line {
     var name: Slice<UnsafeBufferPointer<UInt8>>
     var parameter: Slice<UnsafeBufferPointer<UInt8>>?
@@ -70,52 +73,64 @@ enum LibICalAcceptance {
         || byte == UInt8(ascii: "-")
     }
 
-    func named(_ text: String) -> Bool { name.elementsEqual(text.utf8) }
-
     /// True when the parameter is absent, or is `key=` one of `values`.
-    func parameter(absentOr key: String, in values: [String]) -> Bool {
+    func parameter(absentOr key: StaticString, in values: [StaticString]) -> Bool {
       guard let parameter else { return true }
-      return values.contains { parameter.elementsEqual((key + "=" + $0).utf8) }
+      let keyBytes = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+      guard parameter.count > keyBytes.count, parameter.starts(with: keyBytes),
+        parameter[parameter.startIndex + keyBytes.count] == UInt8(ascii: "=")
+      else { return false }
+      let value = parameter.dropFirst(keyBytes.count + 1)
+      return values.contains { equals(value, $0) }
     }
   }
 
-  private static let textProperties = ["UID", "SUMMARY", "DESCRIPTION", "CATEGORIES", "URL"]
-  private static let utcProperties = ["DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED"]
+  /// Whether the bytes are the ASCII text `text`.
+  private static func equals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ text: StaticString) -> Bool {
+    bytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
 
-  private static func acceptsTodoProperty(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let line = Line(bytes) else { return false }
-    if isExtension(line) { return line.parameter == nil && isText(line.value) }
-    if textProperties.contains(where: line.named) { return line.parameter == nil && isText(line.value) }
-    if line.named("RELATED-TO") {
+  private static func acceptsTodoProperty(_ name: String, _ line: Line) -> Bool {
+    switch name {
+    case "UID", "SUMMARY", "DESCRIPTION", "CATEGORIES", "URL":
+      return line.parameter == nil && isText(line.value)
+    case "RELATED-TO":
       return line.parameter(absentOr: "RELTYPE", in: ["PARENT", "CHILD", "SIBLING"]) && isText(line.value)
-    }
-    if utcProperties.contains(where: line.named) { return line.parameter == nil && isUTCDateTime(line.value) }
-    if line.named("DUE") || line.named("DTSTART") { return isDateValue(line) }
-    if line.named("STATUS") {
+    case "DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED":
+      return line.parameter == nil && isUTCDateTime(line.value)
+    case "DUE", "DTSTART":
+      return isDateValue(line)
+    case "STATUS":
       return line.parameter == nil
-        && ["NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "CANCELLED"].contains { line.value.elementsEqual($0.utf8) }
-    }
-    if line.named("PRIORITY") { return line.parameter == nil && line.value.count == 1 && isDigits(line.value) }
-    if line.named("PERCENT-COMPLETE") {
+        && (equals(line.value, "NEEDS-ACTION") || equals(line.value, "COMPLETED") || equals(line.value, "IN-PROCESS")
+          || equals(line.value, "CANCELLED"))
+    case "PRIORITY":
+      return line.parameter == nil && line.value.count == 1 && isDigits(line.value)
+    case "PERCENT-COMPLETE":
       return line.parameter == nil && number(line.value, digits: 1...3).map { $0 <= 100 } == true
+    case "RRULE":
+      return line.parameter == nil && isRecurrenceRule(line.value)
+    default:
+      return isExtension(name) && line.parameter == nil && isText(line.value)
     }
-    if line.named("RRULE") { return line.parameter == nil && isRecurrenceRule(line.value) }
-    return false
   }
 
-  private static func acceptsAlarmProperty(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let line = Line(bytes) else { return false }
-    if isExtension(line) || line.named("DESCRIPTION") { return line.parameter == nil && isText(line.value) }
-    if line.named("ACTION") {
-      return line.parameter == nil && (line.value.elementsEqual("DISPLAY".utf8) || line.value.elementsEqual("AUDIO".utf8))
+  private static func acceptsAlarmProperty(_ name: String, _ line: Line) -> Bool {
+    switch name {
+    case "DESCRIPTION":
+      return line.parameter == nil && isText(line.value)
+    case "ACTION":
+      return line.parameter == nil && (equals(line.value, "DISPLAY") || equals(line.value, "AUDIO"))
+    case "TRIGGER":
+      return line.parameter(absentOr: "RELATED", in: ["START", "END"]) && isDuration(line.value)
+    default:
+      return isExtension(name) && line.parameter == nil && isText(line.value)
     }
-    if line.named("TRIGGER") { return line.parameter(absentOr: "RELATED", in: ["START", "END"]) && isDuration(line.value) }
-    return false
   }
 
   /// An `X-` property that libical does not interpret (its own are `X-LIC-…`).
-  private static func isExtension(_ line: Line) -> Bool {
-    line.name.starts(with: "X-".utf8) && !line.name.starts(with: "X-LIC-".utf8) && line.name.count > 2
+  private static func isExtension(_ name: String) -> Bool {
+    name.utf8.count > 2 && name.hasPrefix("X-") && !name.hasPrefix("X-LIC-")
   }
 
   // MARK: Values
@@ -177,7 +192,7 @@ enum LibICalAcceptance {
     guard let parameter = line.parameter else {
       return isDateTime(line.value, utc: true) || isDateTime(line.value, utc: false)
     }
-    if parameter.elementsEqual("VALUE=DATE".utf8) { return isDate(line.value) }
+    if equals(parameter, "VALUE=DATE") { return isDate(line.value) }
     guard parameter.starts(with: "TZID=".utf8) else { return false }
     let zone = parameter.dropFirst(5)
     let isZoneByte = { (byte: UInt8) in
@@ -215,25 +230,25 @@ enum LibICalAcceptance {
     return sawTime && rest.isEmpty
   }
 
-  private static let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+  private static let days: [StaticString] = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 
   /// A recurrence rule of the common parts, each once, FREQ among them.
   private static func isRecurrenceRule(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
     var seen: [String] = []
     for part in bytes.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
-      guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { return false }
-      let key = String(decoding: part[..<equals], as: UTF8.self)
-      let value = part[(equals + 1)...]
+      guard let separator = part.firstIndex(of: UInt8(ascii: "=")) else { return false }
+      let key = String(decoding: part[..<separator], as: UTF8.self)
+      let value = part[(separator + 1)...]
       guard !seen.contains(key), !value.isEmpty else { return false }
       seen.append(key)
       let items = value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
       let valid: Bool
       switch key {
-      case "FREQ": valid = ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"].contains { value.elementsEqual($0.utf8) }
+      case "FREQ": valid = (["DAILY", "WEEKLY", "MONTHLY", "YEARLY"] as [StaticString]).contains { equals(value, $0) }
       case "INTERVAL", "COUNT": valid = number(value, digits: 1...3).map { $0 >= 1 } == true
       case "UNTIL": valid = isDate(value) || isUTCDateTime(value)
-      case "BYDAY": valid = items.allSatisfy { item in days.contains { item.elementsEqual($0.utf8) } }
-      case "WKST": valid = days.contains { value.elementsEqual($0.utf8) }
+      case "BYDAY": valid = items.allSatisfy { item in days.contains { equals(item, $0) } }
+      case "WKST": valid = days.contains { equals(value, $0) }
       case "BYMONTHDAY": valid = items.allSatisfy { number($0, digits: 1...2).map { (1...31).contains($0) } == true }
       case "BYMONTH": valid = items.allSatisfy { number($0, digits: 1...2).map { (1...12).contains($0) } == true }
       default: valid = false

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads unfolded content lines from a byte stream (RFC 5545 §3.1), one at a time.
 ///
 /// Accepts CRLF, bare LF and bare CR endings, a missing final line break, a UTF-8 byte order
@@ -107,24 +105,9 @@ final class ContentLineReader {
       diagnostics?.warning(
         "encoding", "the line holds NUL bytes; they are removed", at: SourceLocation(file: file, line: line))
     }
-    if let text = Self.validUTF8(bytes) { return text }
+    if let text = String(validUTF8: bytes) { return text }
     diagnostics?.warning(
       "encoding", "the line is not UTF-8; it is read as ISO-8859-1", at: SourceLocation(file: file, line: line))
     return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-  }
-
-  /// The text when `bytes` are UTF-8, else nil. `String(validating:)` is generic code the
-  /// compiler does not specialise; decoding (which repairs) and comparing is several times
-  /// faster, and exact: a repair writes U+FFFD where the input has bytes that are not UTF-8.
-  static func validUTF8(_ bytes: [UInt8]) -> String? {
-    var text = String(decoding: bytes, as: UTF8.self)
-    let same = text.withUTF8 { decoded in
-      guard decoded.count == bytes.count else { return false }
-      return bytes.withUnsafeBufferPointer { original in
-        guard let first = original.baseAddress, let second = decoded.baseAddress else { return original.isEmpty }
-        return memcmp(first, second, original.count) == 0
-      }
-    }
-    return same ? text : nil
   }
 }

@@ -37,7 +37,8 @@ migrations:
 man: build
 	$(SWIFT) run -q remconv man > docs/remconv.1
 
-bench: deps
+bench:
+	@./Scripts/bootstrap.sh --bench
 	@bench/run.sh
 
 check-boundaries:

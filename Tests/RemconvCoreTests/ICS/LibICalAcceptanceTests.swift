@@ -38,7 +38,7 @@ import Testing
 
   private var files: [String] {
     var paths: [String] = []
-    for root in [Repository.path("Tests"), Repository.path("Samples"), "/work/shared/corpus"] {
+    for root in [Repository.path("Tests"), Repository.path("Samples")] + [ICSTest.corpusFolder].compactMap({ $0 }) {
       guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
       while let name = walker.nextObject() as? String {
         if name.hasSuffix(".ics") { paths.append(root + "/" + name) }

@@ -251,7 +251,7 @@ def machine(args, load_path):
         except (OSError, IndexError, subprocess.TimeoutExpired):
             return "unknown"
 
-    lines.append("- Date: %s; commit `%s`; %s build; median of %s run(s) per figure; the run took %.0f min." % (
+    lines.append("- Date: %s; commit `%s`; %s build; each figure is the median of its runs (up to %s; the tables say how many); the run took %.0f min." % (
         args.date, args.commit, args.config, args.runs, args.seconds / 60.0))
     lines.append("- Machine: %s cores (`nproc`), %s, %s of memory, %s %s." % (
         os.cpu_count(), model, memory, platform.system(), platform.release()))
@@ -270,21 +270,21 @@ def table(medians, failed, size):
     cases = sorted({case for (s, case) in medians if s == size} | {case for (s, case) in failed if s == size},
                    key=lambda c: (is_remconv(c), c))
     lines = [
-        "| case | wall s | user s | peak RSS MB | items/s (wall) | items/s (CPU) | compared with (user CPU) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| case | runs | wall s | user s | peak RSS MB | items/s (wall) | items/s (CPU) | compared with (user CPU) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for case in cases:
         figure = medians.get((size, case))
         if figure is None:
-            lines.append("| %s | failed | | | | | |" % describe(case))
+            lines.append("| %s | failed | | | | | | |" % describe(case))
             continue
         comparisons = []
         for label, refs in references(case):
             value = ratio(figure["user"], reference_figure(medians, size, refs, "user"))
             if value is not None:
                 comparisons.append("%.2fx %s" % (value, label))
-        lines.append("| %s | %s | %s | %.1f | %s | %s | %s |" % (
-            describe(case), seconds(figure["wall"]), seconds(figure["user"]), figure["rss"],
+        lines.append("| %s | %d | %s | %s | %.1f | %s | %s | %s |" % (
+            describe(case), figure["runs"], seconds(figure["wall"]), seconds(figure["user"]), figure["rss"],
             rate(size, figure["wall"]), rate(size, figure["user"]), "; ".join(comparisons)))
     return lines
 
@@ -306,10 +306,12 @@ def chart(medians, path):
     except ImportError:
         return chart_gnuplot(series, path)
     figure, (time_axis, memory_axis) = plot.subplots(1, 2, figsize=(13, 5.5))
-    for case, points in series.items():
+    for index, (case, points) in enumerate(series.items()):
         style = "--" if not is_remconv(case) else "-"
-        time_axis.plot([p[0] for p in points], [p[1]["user"] for p in points], style, marker="o", label=case)
-        memory_axis.plot([p[0] for p in points], [p[1]["rss"] for p in points], style, marker="o", label=case)
+        color = plot.cm.tab20(index % 20)
+        time_axis.plot([p[0] for p in points], [p[1]["user"] for p in points], style, marker="o", label=case, color=color)
+        memory_axis.plot([p[0] for p in points], [p[1]["rss"] for p in points], style, marker="o", label=case,
+                         color=color)
     for axis, label in ((time_axis, "user CPU time (s)"), (memory_axis, "peak RSS (MB)")):
         axis.set_xscale("log")
         axis.set_yscale("log")

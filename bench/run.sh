@@ -61,6 +61,9 @@ for tool in /usr/bin/time cc pkg-config sqlite3 python3; do
 done
 started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 started_seconds=$SECONDS
+# The commit measured: the sources as the run starts (the build below is of these).
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- Sources Package.swift 2>/dev/null || commit="$commit (with uncommitted changes to Sources)"
 
 # --- Build ---------------------------------------------------------------------------------
 echo "bench: building remconv ($config)" >&2
@@ -248,8 +251,6 @@ fi
 # --- Report --------------------------------------------------------------------------------
 report_python=python3
 [ -n "$venv_python" ] && "$venv_python" -c "import matplotlib" 2>/dev/null && report_python=$venv_python
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
 "$report_python" bench/report.py --results "$results" --load "$load" --notes "$notes" --report "$report" \
   --date "$started_at" --commit "$commit" --config "$config" --runs "$runs" \
   --seconds $((SECONDS - started_seconds)) --sizes "$sizes" \

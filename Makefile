@@ -2,6 +2,7 @@
 #   make demo   imports Samples/ into a demo store, shows it, exports it
 #   make test   runs the whole test suite
 #   make fuzz-smoke   a short libFuzzer run of every format's harness (docs/reliability.md)
+#   make bench  the benchmark of docs/benchmarks.md (BENCH_SIZES=1000 for a smoke test)
 SHELL := /bin/bash
 SWIFT ?= swift
 DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
@@ -42,6 +43,10 @@ migrations:
 # The man page, generated from the same command definitions as --help (a test checks it).
 man: build
 	$(SWIFT) run -q remconv man > docs/remconv.1
+
+bench:
+	@./Scripts/bootstrap.sh --bench
+	@bench/run.sh
 
 check-boundaries:
 	./Scripts/check-boundaries.sh

@@ -11,6 +11,10 @@ if [ "${1:-}" = "--test" ]; then
   # The shells and roff tools the completion and man page tests run when present.
   packages+=(zsh fish groff-base mandoc)
 fi
+if [ "${1:-}" = "--bench" ]; then
+  # make bench: GNU time for peak memory, and the peers it compares with.
+  packages+=(time todoman python3-icalendar)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

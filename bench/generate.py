@@ -77,8 +77,9 @@ def reminder(index, lists, rng):
     if index % 10 in (1, 2):
         item["parentId"] = "BENCH-%08d" % (index - 1)
     if rng.next(8) == 0:
-        item["extra"] = {"ical": {"components": ["BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Reminder\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n"],
-                                  "properties": ["RRULE:FREQ=WEEKLY;BYDAY=MO"]}}
+        # The iCalendar format's own lossless bag: content lines written back as they are.
+        item["extra"] = {"ical": {"lines": ["RRULE:FREQ=WEEKLY;BYDAY=MO", "BEGIN:VALARM", "ACTION:DISPLAY",
+                                            "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM"]}}
     return item
 
 

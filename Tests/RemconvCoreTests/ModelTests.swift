@@ -119,6 +119,19 @@ import Testing
     #expect(again.next(["Groceries", "Milk"]) == first)
     #expect(again.next(["Groceries", "Milk"]) == second)
   }
+
+  @Test func occurrencesAreNumberedInTheKey() {
+    // The generator keeps only a digest of each key; the UIDs are those of the keys themselves.
+    let generator = DerivedIDGenerator()
+    let parts = ["reminder", "Groceries", String(repeating: "long title ", count: 100)]
+    #expect(generator.next(parts) == StableID.derived(parts))
+    #expect(generator.next(["reminder", "Groceries", "Eggs"]) == StableID.derived(["reminder", "Groceries", "Eggs"]))
+    #expect(generator.next(parts) == StableID.derived(parts + ["#2"]))
+    #expect(generator.next(parts) == StableID.derived(parts + ["#3"]))
+    // Parts that a separator would have joined into the same text stay apart.
+    #expect(generator.next(["a\u{1F}b"]) == StableID.derived(["a\u{1F}b"]))
+    #expect(generator.next(["a", "b"]) == StableID.derived(["a", "b"]))
+  }
 }
 
 @Suite struct JSONParserTests {

@@ -108,18 +108,22 @@ public final class CommandContext {
     return text + " [\(diagnostic.code)]"
   }
 
-  /// A progress line on stderr for long runs: only on a terminal, never with `--quiet`.
-  public func progress(_ verb: String) -> ((Int) -> Void)? {
+  /// A progress line on stderr for long runs: only on a terminal, never with `--quiet`. With
+  /// `reading` (the input file) or `total` (the items to come) it also tells how far along the
+  /// run is and about how long is left.
+  public func progress(_ verb: String, reading input: String? = nil, total: Int? = nil) -> ((Int) -> Void)? {
     guard io.isErrorTerminal, !isQuiet else { return nil }
     let started = Date()
     let io = self.io
+    let position = input.flatMap(InputPosition.init(path:))
     var lastDraw = Date.distantPast
     return { count in
       let now = Date()
       guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
       lastDraw = now
-      let rate = Double(count) / max(now.timeIntervalSince(started), 0.001)
-      try? io.errors.write("\r\u{1B}[2K\(verb) \(count) items (\(Int(rate))/s)")
+      let fraction = position?.fraction() ?? total.flatMap { $0 > 0 ? Double(count) / Double($0) : nil }
+      let line = ProgressLine.text(verb: verb, count: count, elapsed: now.timeIntervalSince(started), fraction: fraction)
+      try? io.errors.write("\r\u{1B}[2K" + line)
       try? io.errors.flush()
     }
   }

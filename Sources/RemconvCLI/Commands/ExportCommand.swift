@@ -54,7 +54,12 @@ struct ExportCommand: Command {
       let today = context.today
       options.filter = { scope.contains($0, today: today) }
     }
-    let count = try Exporter.run(from: store, to: writer, options: options, progress: context.progress("exporting"))
+    // Without --list or --scope every reminder is written: the total is known.
+    let total =
+      options.lists.isEmpty && options.filter == nil && context.io.isErrorTerminal && !context.isQuiet
+      ? try store.reminderCount() : nil
+    let count = try Exporter.run(
+      from: store, to: writer, options: options, progress: context.progress("exporting", total: total))
     context.endProgress()
     try destination.commit()
     if !context.isQuiet, let path = arguments.value("output"), path != "-" {

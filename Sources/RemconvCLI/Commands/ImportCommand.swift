@@ -50,7 +50,7 @@ struct ImportCommand: Command {
     do {
       report = try Importer.run(
         reader: reader, into: store, source: source, format: format.name, options: importOptions,
-        diagnostics: diagnostics, progress: context.progress("importing"))
+        diagnostics: diagnostics, progress: context.progress("importing", reading: input == "-" ? nil : input))
       context.endProgress()
     } catch let failure as ImportFailure {
       context.endProgress()

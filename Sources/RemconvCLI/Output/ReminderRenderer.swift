@@ -151,9 +151,7 @@ struct ReminderRenderer {
   }
 
   /// `{"key":value,…}` from members whose values are JSON text already, in their order.
-  static func object(_ members: [(String, String)]) -> String {
-    "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
-  }
+  static func object(_ members: [(String, String)]) -> String { ReminderJSON.object(members) }
 
   /// A view as one JSON document:
   /// `{"version":1,"view":…,"today":…,"count":N,"reminders":[…],"completed":[…]}`.

@@ -96,26 +96,35 @@ public final class ByteReader {
   /// end of input. A line longer than `limit` bytes is an error, not an allocation.
   public func readLine(limit: Int = InputLimits.maximumLineLength) throws(RemconvError) -> [UInt8]? {
     var line: [UInt8] = []
+    return try appendLine(to: &line, limit: limit) ? line : nil
+  }
+
+  /// Reads one line like `readLine`, appending it to `line` (whose storage a caller may reuse);
+  /// false (nothing appended) at the end of input. The limit applies to the bytes appended.
+  public func appendLine(to line: inout [UInt8], limit: Int = InputLimits.maximumLineLength) throws(RemconvError) -> Bool {
+    let startCount = line.count
     var sawAnything = false
     while true {
       if position >= count {
-        guard try refill() else { return sawAnything ? line : nil }
+        guard try refill() else { return sawAnything }
       }
       sawAnything = true
-      // Scan the buffer for the next terminator in one go.
       let start = position
+      let available = count
       var end = start
-      while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+      buffer.withUnsafeBufferPointer { bytes in
+        while end < available, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+      }
       line.append(contentsOf: buffer[start..<end])
       position = end
-      if line.count > limit {
+      if line.count - startCount > limit {
         throw .invalidInput("a line is longer than the limit of \(limit) bytes", at: location(of: position))
       }
       if end < count {
         let terminator = buffer[end]
         position += 1
         if terminator == 0x0D, try peek() == 0x0A { position += 1 }
-        return line
+        return true
       }
     }
   }

@@ -62,8 +62,10 @@ struct JSONBufferParser {
     switch bytes[index] {
     case UInt8(ascii: "{"):
       index += 1
-      var members: [String: JSONValue] = [:]
-      if consume(UInt8(ascii: "}")) { return .object(members) }
+      if consume(UInt8(ascii: "}")) { return .object([:]) }
+      // Members are collected first and hashed into a dictionary of the right size once: growing
+      // one member at a time rehashes it several times per object.
+      var members: [(String, JSONValue)] = []
       repeat {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -71,10 +73,11 @@ struct JSONBufferParser {
         }
         let key = try parseString()
         try expect(UInt8(ascii: ":"), "':' after a member name")
-        members[key] = try parseValue(depth: depth + 1)
+        members.append((key, try parseValue(depth: depth + 1)))
       } while consume(UInt8(ascii: ","))
       try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-      return .object(members)
+      // A name that comes twice keeps its last value.
+      return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
     case UInt8(ascii: "["):
       index += 1
       var items: [JSONValue] = []

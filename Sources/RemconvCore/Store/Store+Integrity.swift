@@ -199,14 +199,6 @@ extension Store {
     }
   }
 
-  /// The parent row of one reminder (nil when top-level or when the row does not exist).
-  public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
-    let statement = try database.statement("SELECT parent_id FROM reminders WHERE id = ?")
-    try statement.bind([.integer(rowID)])
-    defer { statement.reset() }
-    return try statement.step()?.int(0)
-  }
-
   /// The reminder rows in scope that have a parent: where the scoped cycle search starts.
   public func subtaskRows(in scope: IntegrityScope) throws -> [Int64] {
     try database.rows("SELECT r.id FROM \(scope.reminders) WHERE r.parent_id IS NOT NULL ORDER BY r.id")

@@ -14,6 +14,7 @@ extension Store {
     r.flagged, r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra
     """
   static let reminderJoins = "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
+  static let reminderByRowIDQuery = "SELECT \(reminderColumns) \(reminderJoins) WHERE r.id = ?"
 
   static func decodeReminder(_ row: Row) -> StoredReminder {
     var extra = decodeObject(row.string(19))
@@ -66,9 +67,8 @@ extension Store {
   }
 
   public func reminder(rowID: Int64) throws -> StoredReminder? {
-    let statement = try database.statement(
-      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.id = ?")
-    try statement.bind([.integer(rowID)])
+    let statement = try hot.statement(.reminderByRowID, in: database) { Self.reminderByRowIDQuery }
+    try statement.bind(.integer(rowID), at: 1)
     defer { statement.reset() }
     return try statement.step().map(Self.decodeReminder)
   }
@@ -118,8 +118,8 @@ extension Store {
   }
 
   public func fingerprint(uid: String) throws -> StoredFingerprint? {
-    let statement = try database.statement(Self.fingerprintQuery)
-    try statement.bind([.text(uid)])
+    let statement = try hot.statement(.fingerprint, in: database) { Self.fingerprintQuery }
+    try statement.bind(.text(uid), at: 1)
     defer { statement.reset() }
     guard let row = try statement.step() else { return nil }
     return StoredFingerprint(
@@ -129,36 +129,53 @@ extension Store {
 
   /// The row id of the first reminder with `uid`.
   public func reminderRowID(uid: String) throws -> Int64? {
-    if case .integer(let row) = try database.scalar("SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1", [.text(uid)]) {
-      return row
-    }
-    return nil
+    let statement = try hot.statement(.rowIDByUID, in: database) { "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1" }
+    try statement.bind(.text(uid), at: 1)
+    defer { statement.reset() }
+    return try statement.step()?.int(0)
   }
 
-  private func reminderValues(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) -> [SQLValue] {
-    [.text(reminder.id), .integer(listRowID), parentRowID.map(SQLValue.integer) ?? .null] + storedContent(of: reminder)
+  /// The parent row of a reminder row, if it has one.
+  public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
+    let statement = try hot.statement(.parentRowID, in: database) { "SELECT parent_id FROM reminders WHERE id = ?" }
+    try statement.bind(.integer(rowID), at: 1)
+    defer { statement.reset() }
+    return try statement.step()?.int(0)
+  }
+
+  /// Binds a reminder's row (uid, list, parent, then `storedContent`) to parameters 1...17.
+  private func bindRow(_ statement: Statement, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws {
+    try statement.bind(.text(reminder.id), at: 1)
+    try statement.bind(.integer(listRowID), at: 2)
+    try statement.bind(parentRowID.map(SQLValue.integer) ?? .null, at: 3)
+    try statement.bind(storedContent(of: reminder), from: 4)
   }
 
   @discardableResult
   public func insertReminder(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws -> Int64 {
-    let statement = try database.statement("""
+    let statement = try hot.statement(.insertReminder, in: database) {
+      """
       INSERT INTO reminders (uid, list_id, parent_id, title, notes, is_done, completed_at, flagged,
         due, due_kind, due_tz, priority, tags, url, created_at, edited_at, extra)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    try statement.bind(reminderValues(reminder, listRowID: listRowID, parentRowID: parentRowID))
+      """
+    }
+    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID)
     _ = try statement.step()
     return database.lastInsertRowID
   }
 
   public func updateReminder(rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws {
-    let statement = try database.statement("""
+    let statement = try hot.statement(.updateReminder, in: database) {
+      """
       UPDATE reminders SET uid = ?, list_id = ?, parent_id = ?, title = ?, notes = ?, is_done = ?,
         completed_at = ?, flagged = ?, due = ?, due_kind = ?, due_tz = ?, priority = ?, tags = ?,
         url = ?, created_at = ?, edited_at = ?, extra = ?
       WHERE id = ?
-      """)
-    try statement.bind(reminderValues(reminder, listRowID: listRowID, parentRowID: parentRowID) + [.integer(rowID)])
+      """
+    }
+    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID)
+    try statement.bind(.integer(rowID), at: 18)
     _ = try statement.step()
   }
 
@@ -218,7 +235,7 @@ extension Store {
       }
     }
     var visited = Set<Int64>()
-    let fetch = try database.statement("SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.id = ?")
+    let fetch = try database.statement(Self.reminderByRowIDQuery)
     func emit(_ id: Int64, depth: Int) throws {
       // An explicit stack: subtasks may nest deeper than the call stack allows.
       var stack: [(Int64, Int)] = [(id, depth)]

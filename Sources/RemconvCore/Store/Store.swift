@@ -47,6 +47,8 @@ public final class Store {
   public let path: String
   public let database: Database
   public let options: Options
+  /// The per-reminder statements (Store+Reminders.swift).
+  let hot = HotStatements()
   /// Set when the store was written by a newer remconv: it is open read-only, reading works
   /// where this version understands the schema, writing is refused (`storeTooNew`, exit 77).
   public private(set) var isNewerThanThisVersion = false
@@ -111,7 +113,10 @@ public final class Store {
     database = connection
   }
 
-  public func close() { database.close() }
+  public func close() {
+    hot.removeAll()
+    database.close()
+  }
 
   /// Refuses to write a store that a newer remconv wrote, one not upgraded yet, or one opened
   /// read-only. Every write goes through `write(commit:_:)`, which calls this first.

@@ -172,6 +172,9 @@ import RemconvTestSupport
     #expect(RFC822Date.parse("27 Nov 26 19:02:11 +0100") == instant)
     #expect(RFC822Date.parse("Fri, 27 November 2026 13:02:11 EST") == instant)
     #expect(RFC822Date.parse("2026-11-27T18:02:11Z") == instant)
+    // White space around an ISO instant, ASCII or not, is trimmed.
+    #expect(RFC822Date.parse(" 2026-11-27T18:02:11Z\n") == instant)
+    #expect(RFC822Date.parse("\u{A0}2026-11-27T18:02:11Z\u{2003}") == instant)
     #expect(RFC822Date.parse("Fri, 27 Nov 2026 18:02 GMT") == Timestamp(iso: "2026-11-27T18:02:00Z"))
     #expect(RFC822Date.parse("Mon, 31 Oct 2005 19:23:00 GMT") == Timestamp(iso: "2005-10-31T19:23:00Z"))
     #expect(RFC822Date.parse("31 Feb 2026 10:00:00 GMT") == nil)

@@ -204,6 +204,8 @@ public final class CSVParser {
         let opening = location(source.offset)
         _ = try source.next()
         quotedField: while true {
+          try appendRun(from: source, to: &field, highBits: &highBits, stoppingAt: Self.quote)
+          if field.count > maximumFieldSize { throw fieldTooLong(at: opening) }
           guard let byte = try source.next() else {
             throw .malformedInput(
               "a quoted field opened on line \(opening.line ?? line) is never closed (a missing \")", at: opening)
@@ -244,6 +246,8 @@ public final class CSVParser {
         }
       } else {
         while true {
+          try appendRun(from: source, to: &field, highBits: &highBits, stoppingAt: delimiter)
+          if field.count > maximumFieldSize { throw fieldTooLong(at: location(source.offset)) }
           guard let byte = try source.next() else {
             endOfRecord = true
             break
@@ -261,7 +265,7 @@ public final class CSVParser {
       }
       if highBits & 0x80 == 0 {
         fields.append(String(decoding: field, as: UTF8.self))
-      } else if let text = String(validating: field, as: UTF8.self) {
+      } else if let text = String(validUTF8: field) {
         fields.append(text)
       } else {
         invalid.append(fields.count)
@@ -281,6 +285,29 @@ public final class CSVParser {
       }
     }
     return CSVRecord(fields: fields, quoted: quoted, line: recordLine, invalidUTF8: invalid)
+  }
+
+  /// Appends the bytes up to the next `stop`, CR or LF (not consumed) to `field`, scanning the
+  /// reader's buffer in bulk, and at most one byte past `maximumFieldSize`, so that a field
+  /// too long is caught at the byte where it was before.
+  private func appendRun(
+    from source: ByteReader, to field: inout [UInt8], highBits: inout UInt8, stoppingAt stop: UInt8
+  ) throws(RemconvError) {
+    let limit = maximumFieldSize
+    _ = try source.scan { bytes in
+      var end = 0
+      var bits: UInt8 = 0
+      while end < bytes.count {
+        let byte = bytes[end]
+        if byte == stop || byte == Self.lineFeed || byte == Self.carriageReturn { break }
+        bits |= byte
+        end += 1
+      }
+      let taken = min(end, limit + 1 - min(field.count, limit + 1))
+      field.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<taken]))
+      highBits |= bits
+      return (taken, taken < bytes.count || field.count > limit)
+    }
   }
 
   private func fieldTooLong(at location: SourceLocation) -> RemconvError {

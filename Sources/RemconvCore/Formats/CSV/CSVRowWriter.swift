@@ -47,35 +47,43 @@ public final class CSVRowWriter {
   public func flush() throws(RemconvError) { try output.flush() }
 
   private func writeField(_ text: String) throws(RemconvError) {
-    let utf8 = text.utf8
-    let neutralise = excel && utf8.first.map(Self.formulaTriggers.contains) == true
-    guard needsQuotes(utf8) else {
+    var text = text
+    // The field's bytes in place (no copy, no index arithmetic on String.UTF8View).
+    let written: Result<Void, RemconvError> = text.withUTF8 { bytes in
+      do throws(RemconvError) {
+        try writeField(bytes)
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    try written.get()
+  }
+
+  private func writeField(_ bytes: UnsafeBufferPointer<UInt8>) throws(RemconvError) {
+    let neutralise = excel && bytes.first.map(Self.formulaTriggers.contains) == true
+    guard needsQuotes(bytes) else {
       if neutralise { try output.write(byte: UInt8(ascii: "'")) }
-      try output.write(text)
+      try output.write(bytes: bytes)
       return
     }
     try output.write(byte: UInt8(ascii: "\""))
     if neutralise { try output.write(byte: UInt8(ascii: "'")) }
-    var runStart = utf8.startIndex
-    var index = runStart
-    while index != utf8.endIndex {
-      if utf8[index] == UInt8(ascii: "\"") {
-        // Write up to and including the quote, then the quote again.
-        let next = utf8.index(after: index)
-        try output.write(bytes: utf8[runStart..<next])
-        try output.write(byte: UInt8(ascii: "\""))
-        runStart = next
-      }
-      index = utf8.index(after: index)
+    var runStart = 0
+    for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") {
+      // Write up to and including the quote, then the quote again.
+      try output.write(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+      try output.write(byte: UInt8(ascii: "\""))
+      runStart = index + 1
     }
-    try output.write(bytes: utf8[runStart..<utf8.endIndex])
+    try output.write(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     try output.write(byte: UInt8(ascii: "\""))
   }
 
-  private func needsQuotes(_ utf8: String.UTF8View) -> Bool {
-    guard let first = utf8.first, let last = utf8.last else { return true }  // "" is quoted
+  private func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let first = bytes.first, let last = bytes.last else { return true }  // "" is quoted
     if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
-    for byte in utf8 where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+    for byte in bytes where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
       return true
     }
     return false

@@ -82,7 +82,7 @@ public enum RemconvCSVFormat {
     private func decode(_ record: CSVRecord, header: CSVHeader) -> SourceRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
-      var members: [String: JSONValue] = [:]
+      var members: [String: JSONValue] = Dictionary(minimumCapacity: reminderIndexes.count)
       for (column, index) in reminderIndexes {
         if let value = Self.value(of: record, at: index, column: column) { members[column] = value }
       }
@@ -100,7 +100,7 @@ public enum RemconvCSVFormat {
           if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
         }
       }
-      var listMembers: [String: JSONValue] = [:]
+      var listMembers: [String: JSONValue] = Dictionary(minimumCapacity: listIndexes.count)
       for (key, column, index) in listIndexes {
         if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
       }

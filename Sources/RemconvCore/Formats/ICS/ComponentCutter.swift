@@ -76,13 +76,20 @@ final class ComponentCutter {
   private let file: String
   /// Components whose lines are kept; others are read and dropped.
   private let kept: Set<String>
+  /// Which lines of a kept component are kept, by the component's name and the line's, when
+  /// not all: the pre-scan needs few. `BEGIN` and `END` lines are always kept.
+  private let keepsLine: ((_ component: String, _ property: String) -> Bool)?
   private var calendarStart: Int?
   private var sawContent = false
 
-  init(lines: ContentLineReader, file: String, keeping kept: Set<String>) {
+  init(
+    lines: ContentLineReader, file: String, keeping kept: Set<String>,
+    keepingLines keepsLine: ((_ component: String, _ property: String) -> Bool)? = nil
+  ) {
     self.lines = lines
     self.file = file
     self.kept = kept
+    self.keepsLine = keepsLine
   }
 
   func next() throws(RemconvError) -> CutterEvent? {
@@ -133,10 +140,11 @@ final class ComponentCutter {
     var lines = keep ? [first] : []
     var open: [(name: String, line: Int)] = [(name, first.line)]
     var size = first.text.utf8.count
-    while let line = try self.lines.next() {
+    // Lines are decoded only when kept.
+    while let line = try self.lines.nextHead() {
       if keep {
-        lines.append(line)
-        size += line.text.utf8.count
+        if line.boundary != nil || keepsLine?(name, line.name) ?? true { lines.append(self.lines.materialize()) }
+        size += self.lines.decodedLength
         if size > InputLimits.maximumDocumentSize {
           throw RemconvError.invalidInput(
             "the \(name) is larger than the limit of \(InputLimits.maximumDocumentSize) bytes",

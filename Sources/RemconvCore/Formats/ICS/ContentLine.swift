@@ -14,22 +14,46 @@ struct ContentLine: Sendable, Equatable {
     self.text = text
     self.line = line
     // Names and component names are ASCII; reading them as bytes keeps a 100k-item file fast.
-    let utf8 = text.utf8
-    let nameEnd = utf8.firstIndex { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") } ?? utf8.endIndex
-    name = Self.asciiUppercased(utf8[..<nameEnd])
-    if (name == "BEGIN" || name == "END"), nameEnd < utf8.endIndex, utf8[nameEnd] == UInt8(ascii: ":") {
-      let component = Self.asciiUppercased(utf8[utf8.index(after: nameEnd)...]).trimmingASCIIWhitespace()
-      boundary = component.isEmpty ? nil : (name == "BEGIN" ? .begin(component) : .end(component))
-    } else {
-      boundary = nil
-    }
+    var text = text
+    (name, boundary) = text.withUTF8(Self.nameAndBoundary)
+  }
+
+  /// A line whose name and boundary were read from its bytes already (`ContentLineReader`).
+  init(text: String, line: Int, name: String, boundary: ComponentBoundary?) {
+    self.text = text
+    self.line = line
+    self.name = name
+    self.boundary = boundary
   }
 
   /// The line split into name, parameters and value; nil when it has no `:` outside quotes.
   var parts: ContentLineParts? { ContentLineParts(text) }
 
-  private static func asciiUppercased(_ bytes: String.UTF8View.SubSequence) -> String {
-    String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ComponentBoundary?) {
+    var nameEnd = 0
+    while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
+    let name = asciiUppercased(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
+    guard nameEnd == 5 || nameEnd == 3, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":"),
+      name == "BEGIN" || name == "END"
+    else { return (name, nil) }
+    let rest = UnsafeBufferPointer(rebasing: bytes[(nameEnd + 1)...])
+    let component: String
+    if rest.allSatisfy({ $0 < 0x80 }) {
+      let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+      let start = rest.firstIndex { !isSpace($0) } ?? rest.endIndex
+      let end = rest.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+      component = start < end ? asciiUppercased(UnsafeBufferPointer(rebasing: rest[start..<end])) : ""
+    } else {
+      // Not a component name any producer writes; trimmed as Characters, as ever.
+      component = asciiUppercased(rest).trimmingASCIIWhitespace()
+    }
+    return (name, component.isEmpty ? nil : (name == "BEGIN" ? .begin(component) : .end(component)))
+  }
+
+  /// The bytes with ASCII letters in upper case (names are usually upper case already).
+  static func asciiUppercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return String(decoding: bytes, as: UTF8.self) }
+    return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
   }
 }
 
@@ -57,11 +81,16 @@ struct ContentLineParts: Sendable, Equatable {
   var value: String
 
   init?(_ text: String) {
-    let bytes = Array(text.utf8)
+    var text = text
+    guard let parts = text.withUTF8(Self.init(bytes:)) else { return nil }
+    self = parts
+  }
+
+  private init?(bytes: UnsafeBufferPointer<UInt8>) {
     var index = 0
     while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":") { index += 1 }
     guard index < bytes.count else { return nil }
-    name = String(decoding: bytes[0..<index], as: UTF8.self).uppercased()
+    name = Self.uppercased(UnsafeBufferPointer(rebasing: bytes[0..<index]))
     var parameters: [ContentLineParameter] = []
     while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
       index += 1
@@ -71,7 +100,7 @@ struct ContentLineParts: Sendable, Equatable {
       {
         index += 1
       }
-      let parameterName = String(decoding: bytes[nameStart..<index], as: UTF8.self).uppercased()
+      let parameterName = Self.uppercased(UnsafeBufferPointer(rebasing: bytes[nameStart..<index]))
       var values: [String] = []
       if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
         repeat {
@@ -79,7 +108,7 @@ struct ContentLineParts: Sendable, Equatable {
           if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
             let valueStart = index + 1
             guard let closing = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-            values.append(String(decoding: bytes[valueStart..<closing], as: UTF8.self))
+            values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<closing]), as: UTF8.self))
             index = closing + 1
           } else {
             let valueStart = index
@@ -88,16 +117,22 @@ struct ContentLineParts: Sendable, Equatable {
             {
               index += 1
             }
-            values.append(String(decoding: bytes[valueStart..<index], as: UTF8.self))
+            values.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]), as: UTF8.self))
           }
         } while index < bytes.count && bytes[index] == UInt8(ascii: ",")
       }
-      let raw = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+      let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<index]), as: UTF8.self)
       parameters.append(ContentLineParameter(name: parameterName, values: values, raw: raw))
     }
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
     self.parameters = parameters
-    value = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+    value = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)
+  }
+
+  /// Upper case: ASCII letters as bytes (names are ASCII), anything else by Unicode's rules.
+  private static func uppercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).uppercased() }
+    return ContentLine.asciiUppercased(bytes)
   }
 
   /// The first value of the parameter `name` (upper case).
@@ -138,6 +173,10 @@ extension ContentLineParameter {
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs.
   func trimmingASCIIWhitespace() -> String {
+    // Nothing to trim when neither end is a space or a tab: no Character to walk.
+    let text = String(self)
+    let isSpaceByte = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    if let first = text.utf8.first, let last = text.utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return text }
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
     guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
       return ""

@@ -9,10 +9,11 @@ final class ContentLineReader {
   private let bytes: ByteReader
   private let file: String
   private let diagnostics: DiagnosticLog?
-  /// A physical line read ahead to see whether it continues the current one.
-  private var lookahead: [UInt8]?
   private var physicalLine = 0
-  private var lookaheadLine = 0
+  /// The logical line being unfolded; its storage is reused from line to line.
+  private var logical: [UInt8] = []
+  /// The current line decoded, when it was not plain ASCII (decoding decides its name).
+  private var decoded: ContentLine?
 
   /// `diagnostics` nil reads silently (the pre-scan reads a file a second time).
   init(bytes: ByteReader, file: String, diagnostics: DiagnosticLog?) {
@@ -21,49 +22,85 @@ final class ContentLineReader {
     self.diagnostics = diagnostics
   }
 
+  /// The next line in full.
   func next() throws(RemconvError) -> ContentLine? {
+    guard try nextHead() != nil else { return nil }
+    return materialize()
+  }
+
+  /// What is known of a line before its text is decoded.
+  struct Head {
+    let name: String
+    let boundary: ComponentBoundary?
+    let line: Int
+  }
+
+  /// Reads the next line and its name and boundary, leaving its text undecoded until
+  /// `materialize()`: a reader that drops most lines (the pre-scan, skipped components) need
+  /// not make a string of each.
+  func nextHead() throws(RemconvError) -> Head? {
+    decoded = nil
+    guard let start = try unfold() else { return nil }
+    let head: Head
+    if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
+      // Plain ASCII: the name is read from the bytes, the text made only if asked for.
+      let (name, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
+      head = Head(name: name, boundary: boundary, line: start)
+    } else {
+      // Decoding may change the bytes (NULs, Latin-1) and warns, in line order as ever.
+      let line = ContentLine(text: decode(logical, line: start), line: start)
+      decoded = line
+      head = Head(name: line.name, boundary: line.boundary, line: start)
+    }
+    current = head
+    return head
+  }
+
+  /// The line of the last `nextHead()`, decoded.
+  func materialize() -> ContentLine {
+    if let decoded { return decoded }
+    return ContentLine(
+      text: String(decoding: logical, as: UTF8.self), line: current.line, name: current.name, boundary: current.boundary)
+  }
+
+  /// The length in bytes of the last `nextHead()`'s line once decoded.
+  var decodedLength: Int { decoded?.text.utf8.count ?? logical.count }
+
+  private var current = Head(name: "", boundary: nil, line: 0)
+
+  /// Unfolds the next logical line into `logical`; returns the physical line it starts on.
+  private func unfold() throws(RemconvError) -> Int? {
+    // The buffer is moved out of the property for the loop: a local needs no exclusivity
+    // checks at run time, a stored property of a class does on every access.
+    var logical = self.logical
+    self.logical = []
+    defer { self.logical = logical }
     while true {
-      let first: [UInt8]
-      let start: Int
-      if let pending = lookahead {
-        first = pending
-        start = lookaheadLine
-        lookahead = nil
-      } else {
-        guard let read = try readPhysical() else { return nil }
-        first = read
-        start = physicalLine
-      }
-      if first.isEmpty { continue }
-      var logical = first.first == 0x20 || first.first == 0x09 ? Array(first.dropFirst()) : first
-      while let following = try readPhysical() {
-        if let lead = following.first, lead == 0x20 || lead == 0x09 {
-          logical.append(contentsOf: following.dropFirst())
-          if logical.count > InputLimits.maximumFieldSize {
-            throw .invalidInput(
-              "a content line is longer than the limit of \(InputLimits.maximumFieldSize) bytes",
-              at: SourceLocation(file: file, line: start))
-          }
-        } else {
-          lookahead = following
-          lookaheadLine = physicalLine
-          break
+      logical.removeAll(keepingCapacity: true)
+      guard try bytes.appendLine(to: &logical) else { return nil }
+      physicalLine += 1
+      if physicalLine == 1, logical.starts(with: [0xEF, 0xBB, 0xBF]) { logical.removeFirst(3) }
+      let start = physicalLine
+      if logical.isEmpty { continue }
+      if logical[0] == 0x20 || logical[0] == 0x09 { logical.removeFirst() }
+      // A following physical line that starts with a space or a tab continues this one.
+      while let lead = try bytes.peek(), lead == 0x20 || lead == 0x09 {
+        _ = try bytes.next()
+        _ = try bytes.appendLine(to: &logical, limit: InputLimits.maximumLineLength - 1)
+        physicalLine += 1
+        if logical.count > InputLimits.maximumFieldSize {
+          throw .invalidInput(
+            "a content line is longer than the limit of \(InputLimits.maximumFieldSize) bytes",
+            at: SourceLocation(file: file, line: start))
         }
       }
       if logical.isEmpty { continue }
-      return ContentLine(text: decode(logical, line: start), line: start)
+      return start
     }
   }
 
-  private func readPhysical() throws(RemconvError) -> [UInt8]? {
-    guard var line = try bytes.readLine() else { return nil }
-    physicalLine += 1
-    if physicalLine == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
-    return line
-  }
-
   private func decode(_ bytes: [UInt8], line: Int) -> String {
-    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    if let text = String(validUTF8: bytes) { return text }
     diagnostics?.warning(
       "encoding", "the line is not UTF-8; it is read as ISO-8859-1", at: SourceLocation(file: file, line: line))
     return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))

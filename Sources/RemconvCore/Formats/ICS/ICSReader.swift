@@ -178,9 +178,11 @@ final class ICSReader: ReminderReader {
 /// The first pass over an input: VTIMEZONEs and parent-to-child links.
 enum ICSPrescan {
   static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) {
+    // Of a VTODO only its UID and RELATED-TO lines are needed here.
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
-      keeping: ICSReader.keptComponents)
+      keeping: ICSReader.keptComponents,
+      keepingLines: { component, property in component == "VTIMEZONE" || property == "UID" || property == "RELATED-TO" })
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {

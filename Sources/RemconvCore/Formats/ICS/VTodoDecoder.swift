@@ -23,14 +23,23 @@ import Foundation
 struct VTodoDecoder {
   let session: ICSReadSession
 
-  /// Properties the mapping reads; each other property is kept in `lines`.
-  static let modelled: Set<String> = [
-    "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DTSTART",
-    "CREATED", "LAST-MODIFIED", "DTSTAMP", "URL", "CATEGORIES", "RELATED-TO", "X-REMCONV-FLAGGED",
-    "X-REMCONV-EXTRA", "X-REMCONV-INVALID",
-  ]
+  /// Whether the mapping reads a property; each other property is kept in `lines`. (A switch:
+  /// comparing each line's name costs less than hashing it.)
+  private static func isModelled(_ name: String) -> Bool {
+    switch name {
+    case "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DTSTART",
+      "CREATED", "LAST-MODIFIED", "DTSTAMP", "URL", "CATEGORIES", "RELATED-TO", "X-REMCONV-FLAGGED", "X-REMCONV-EXTRA",
+      "X-REMCONV-INVALID":
+      true
+    default: false
+    }
+  }
+
   /// Modelled properties that may appear more than once.
-  private static let repeatable: Set<String> = ["CATEGORIES", "RELATED-TO", "X-REMCONV-INVALID"]
+  private static func isRepeatable(_ name: String) -> Bool {
+    name == "CATEGORIES" || name == "RELATED-TO" || name == "X-REMCONV-INVALID"
+  }
+
   /// Parameters the mapping itself interprets, so they are not kept in `parameters`.
   private static let interpretedParameters: Set<String> = ["VALUE", "TZID", "RELTYPE"]
 
@@ -74,7 +83,8 @@ struct VTodoDecoder {
     let due = master.topLevel.first { master.lines[$0].name == "DUE" && !dropped.contains($0) }
       .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
     let recurs = master.has("RRULE") || master.has("RDATE")
-    var seenNames: Set<String> = []
+    // A VTODO has a dozen properties: a list is quicker to search than a set is to hash.
+    var seenNames: [String] = []
     var depth = 0
     for (index, line) in master.lines.enumerated() {
       switch line.boundary {
@@ -97,17 +107,19 @@ struct VTodoDecoder {
         continue
       }
       let name = parts.name
-      guard Self.modelled.contains(name) else {
+      guard Self.isModelled(name) else {
         fields.lines.append(line.text)
         continue
       }
-      if !Self.repeatable.contains(name), !seenNames.insert(name).inserted {
+      let repeatable = Self.isRepeatable(name)
+      if !repeatable, seenNames.contains(name) {
         session.warn(
           "duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is",
           line: line.line, uid: uid)
         fields.lines.append(line.text)
         continue
       }
+      if !repeatable { seenNames.append(name) }
       if name == "DTSTART" {
         // Apple writes DTSTART equal to DUE, meaning no start date. A real start (or the anchor
         // of a recurrence) is kept as it is.
@@ -359,6 +371,8 @@ struct VTodoDecoder {
   /// Reports libical's X-LIC-ERRORs for `block` at the lines they concern, and returns the
   /// indices of the lines whose property libical dropped.
   private func reportProblems(in block: ComponentBlock, uid: String?) -> Set<Int> {
+    // A component of the common shape needs no parse by libical: it would report nothing.
+    if LibICalAcceptance.accepts(block) { return [] }
     guard let problems = LibICal.problems(inComponent: block.text) else {
       session.warn("ical-error", "libical cannot parse this \(block.name)", line: block.startLine, uid: uid)
       return []

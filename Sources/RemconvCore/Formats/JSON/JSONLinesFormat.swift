@@ -86,6 +86,9 @@ public enum JSONLinesFormat {
     /// Lists announced with `beginList`, in order, and those that got a line.
     private var announced: [ReminderList] = []
     private var written: Set<String> = []
+    private var lastList: (list: ReminderList, prefix: [UInt8])?
+    /// The line being written; its storage is reused.
+    private var line: [UInt8] = []
 
     init(context: WriterContext) throws {
       output = try context.requireStream("jsonl")
@@ -96,15 +99,29 @@ public enum JSONLinesFormat {
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       if written.count < announced.count { written.insert(list.id) }
-      let listMembers: [(String, String)] = [
-        ("list", JSONText.quoted(list.name)),
-        ("listId", JSONText.quoted(list.id)),
-        ("listSymbol", JSONText.quoted(list.symbol)),
-        ("listColor", ReminderJSON.string(list.color)),
-        ("listCreatedAt", ReminderJSON.string(list.createdAt?.description)),
-      ] + (list.extra.isEmpty ? [] : [("listExtra", JSONText.encode(.object(list.extra)))])
-      try output.write(ReminderJSON.object(listMembers + ReminderJSON.reminderMembers(reminder)))
-      try output.write(byte: 0x0A)
+      line.removeAll(keepingCapacity: true)
+      line += listPrefix(list)
+      ReminderJSON.appendMembers(of: reminder, to: &line)
+      line += "}\n".utf8
+      try output.write(bytes: line)
+    }
+
+    /// `{` and the list's members with a trailing comma, made once for the reminders of one
+    /// list that follow each other.
+    private func listPrefix(_ list: ReminderList) -> [UInt8] {
+      if let lastList, lastList.list == list { return lastList.prefix }
+      var prefix: [UInt8] = [UInt8(ascii: "{")]
+      ReminderJSON.appendMembers(
+        [
+          ("list", JSONText.quoted(list.name)),
+          ("listId", JSONText.quoted(list.id)),
+          ("listSymbol", JSONText.quoted(list.symbol)),
+          ("listColor", ReminderJSON.string(list.color)),
+          ("listCreatedAt", ReminderJSON.string(list.createdAt?.description)),
+        ] + (list.extra.isEmpty ? [] : [("listExtra", JSONText.encode(.object(list.extra)))]), to: &prefix)
+      prefix.append(UInt8(ascii: ","))
+      lastList = (list, prefix)
+      return prefix
     }
 
     func finish() throws {

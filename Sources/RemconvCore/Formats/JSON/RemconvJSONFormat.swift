@@ -256,7 +256,10 @@ public enum RemconvJSONFormat {
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       try output.write(reminderCountInList == 0 ? "\n        " : ",\n        ")
       reminderCountInList += 1
-      try output.write(ReminderJSON.object(ReminderJSON.reminderMembers(reminder)))
+      var object: [UInt8] = [UInt8(ascii: "{")]
+      ReminderJSON.appendMembers(of: reminder, to: &object)
+      object.append(UInt8(ascii: "}"))
+      try output.write(bytes: object)
     }
 
     func endList(_ list: ReminderList) throws {

@@ -13,25 +13,55 @@ public enum ReminderJSON {
 
   static func string(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
 
+  /// Each reminder member in contract order: its key and how its value is written. The one
+  /// definition behind `reminderMembers` (texts) and `appendMembers` (bytes, for the writers,
+  /// which make no string per value).
+  private static let reminderMemberWriters: [(key: String, write: @Sendable (Reminder, inout [UInt8]) -> Void)] = [
+    ("id", { JSONText.appendString($0.id, to: &$1) }),
+    ("title", { JSONText.appendString($0.title, to: &$1) }),
+    ("notes", { JSONText.appendString($0.notes, to: &$1) }),
+    ("isDone", { $1 += ($0.isDone ? "true" : "false").utf8 }),
+    ("completedAt", { appendString($0.completedAt?.description, to: &$1) }),
+    ("flagged", { $1 += ($0.flagged ? "true" : "false").utf8 }),
+    ("dueDate", { appendString($0.dueDate?.isoText, to: &$1) }),
+    ("dueTimeZone", { appendString($0.dueDate?.timeZoneIdentifier, to: &$1) }),
+    ("priority", { JSONText.appendString($0.priority.rawValue, to: &$1) }),
+    ("parentId", { appendString($0.parentID, to: &$1) }),
+    ("tags", { JSONText.append(.array($0.tags.map(JSONValue.string)), to: &$1) }),
+    ("url", { appendString($0.url, to: &$1) }),
+    ("createdAt", { appendString($0.createdAt?.description, to: &$1) }),
+    ("editedAt", { appendString($0.editedAt?.description, to: &$1) }),
+    ("extra", { JSONText.append(.object($0.extra), to: &$1) }),
+  ]
+
+  /// `"key":` of each reminder member, as bytes.
+  private static let reminderMemberPrefixes: [[UInt8]] = reminderMemberWriters.map { member in
+    var prefix: [UInt8] = []
+    JSONText.appendString(member.key, to: &prefix)
+    prefix.append(UInt8(ascii: ":"))
+    return prefix
+  }
+
+  private static func appendString(_ value: String?, to output: inout [UInt8]) {
+    if let value { JSONText.appendString(value, to: &output) } else { output += "null".utf8 }
+  }
+
   /// The members of a reminder object, in contract order, as `"key":value` texts.
   public static func reminderMembers(_ reminder: Reminder) -> [(String, String)] {
-    [
-      ("id", JSONText.quoted(reminder.id)),
-      ("title", JSONText.quoted(reminder.title)),
-      ("notes", JSONText.quoted(reminder.notes)),
-      ("isDone", reminder.isDone ? "true" : "false"),
-      ("completedAt", string(reminder.completedAt?.description)),
-      ("flagged", reminder.flagged ? "true" : "false"),
-      ("dueDate", string(reminder.dueDate?.isoText)),
-      ("dueTimeZone", string(reminder.dueDate?.timeZoneIdentifier)),
-      ("priority", JSONText.quoted(reminder.priority.rawValue)),
-      ("parentId", string(reminder.parentID)),
-      ("tags", JSONText.encode(.array(reminder.tags.map(JSONValue.string)))),
-      ("url", string(reminder.url)),
-      ("createdAt", string(reminder.createdAt?.description)),
-      ("editedAt", string(reminder.editedAt?.description)),
-      ("extra", JSONText.encode(.object(reminder.extra))),
-    ]
+    reminderMemberWriters.map { member in
+      var value: [UInt8] = []
+      member.write(reminder, &value)
+      return (member.key, String(decoding: value, as: UTF8.self))
+    }
+  }
+
+  /// Appends the members of a reminder object, in contract order, separated by commas.
+  static func appendMembers(of reminder: Reminder, to output: inout [UInt8]) {
+    for (index, member) in reminderMemberWriters.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      output += reminderMemberPrefixes[index]
+      member.write(reminder, &output)
+    }
   }
 
   public static func listMembers(_ list: ReminderList) -> [(String, String)] {
@@ -45,8 +75,27 @@ public enum ReminderJSON {
     ]
   }
 
-  static func object(_ members: [(String, String)]) -> String {
-    "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+  /// `{"key":value,…}` from members whose values are JSON text already, in their order.
+  public static func object(_ members: [(String, String)]) -> String {
+    var output: [UInt8] = []
+    appendObject(members, to: &output)
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  static func appendObject(_ members: [(String, String)], to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "{"))
+    appendMembers(members, to: &output)
+    output.append(UInt8(ascii: "}"))
+  }
+
+  /// `"key":value` pairs separated by commas.
+  static func appendMembers(_ members: [(String, String)], to output: inout [UInt8]) {
+    for (index, (key, value)) in members.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      JSONText.appendString(key, to: &output)
+      output.append(UInt8(ascii: ":"))
+      output += value.utf8
+    }
   }
 
   /// Reads a list object's members (not `reminders`). Unknown keys go to `extra.json`.

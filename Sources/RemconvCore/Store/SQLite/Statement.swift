@@ -20,10 +20,10 @@ public final class Statement {
     sqlite3_clear_bindings(raw)
   }
 
-  /// Binds `values` to parameters 1...n.
-  public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+  /// Binds `values` to parameters `first`...`first + n - 1` (1...n by default).
+  public func bind(_ values: [SQLValue], from first: Int32 = 1) throws(SQLiteError) {
     for (offset, value) in values.enumerated() {
-      try bind(value, at: Int32(offset + 1))
+      try bind(value, at: first + Int32(offset))
     }
   }
 

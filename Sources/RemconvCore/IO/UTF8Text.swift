@@ -1,0 +1,21 @@
+import Foundation
+
+extension String {
+  /// The text when `bytes` are UTF-8, else nil.
+  ///
+  /// `String(validating:as:)` is generic code the compiler does not specialise; decoding
+  /// (which repairs) and comparing is several times faster, and exact: a repair writes U+FFFD
+  /// where the input has bytes that are not UTF-8, so the result differs from the input.
+  init?(validUTF8 bytes: [UInt8]) {
+    var text = String(decoding: bytes, as: UTF8.self)
+    let same = text.withUTF8 { decoded in
+      guard decoded.count == bytes.count else { return false }
+      return bytes.withUnsafeBufferPointer { original in
+        guard let first = original.baseAddress, let second = decoded.baseAddress else { return original.isEmpty }
+        return memcmp(first, second, original.count) == 0
+      }
+    }
+    guard same else { return nil }
+    self = text
+  }
+}

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Writes docs/benchmarks.md (and its chart) from the raw figures of bench/run.sh.
+
+    report.py --results bench/out/results.tsv --load bench/out/load.tsv --report docs/benchmarks.md ...
+
+Every figure is the median of the runs. User CPU time is the figure the goals are judged on:
+the machine the benchmark runs on may be shared, which stretches wall time but not the CPU
+time a program needs. The chart is drawn with matplotlib when it can be imported (bench/.venv),
+else with gnuplot when installed, else left out with a note. The hand-written findings
+(profiles, before and after, what is missed and why) are kept in bench/findings.md and
+appended as they are.
+"""
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+from collections import defaultdict
+
+# What each case is, for the tables.
+DESCRIPTIONS = {
+    "cat": "`cat` of the .ics (reading the file)",
+    "libical-lines": "libical: `icalparser_add_line`, one VCALENDAR at a time (streaming)",
+    "libical-whole": "libical: `icalparser_parse_string` of the whole file",
+    "sqlite-c": "SQLite from C: insert every row, then read them back (process)",
+    "sqlite-insert": "SQLite from C: insert phase (one transaction, prepared statements)",
+    "sqlite-read": "SQLite from C: read-back phase",
+    "python-icalendar": "python-icalendar (newest, PyPI) parsing the .ics",
+    "python-icalendar-debian": "python-icalendar (Debian) parsing the .ics",
+    "vobject": "vobject parsing the .ics",
+    "todoman": "todoman listing the vdir (cold cache)",
+    "python-csv": "Python `csv`: read and write the CSV",
+    "python-json": "Python `json`: load and dump the JSON",
+    "python-jsonl": "Python `json`: loads and dumps each JSON Lines record",
+    "validate": "remconv validate of the store",
+    "migrate:0001": "remconv migrate up, oldest schema (0001) to the head",
+    "vacuum-into": "sqlite3 `VACUUM INTO` copy of the same 0001 store",
+}
+
+# The reference each remconv case is compared with: (label, list of cases summed).
+def references(case):
+    kind, _, detail = case.partition(":")
+    if kind == "import":
+        if detail == "ics":
+            return [("libical-lines + SQLite insert", ["libical-lines", "sqlite-insert"]),
+                    ("python-icalendar", ["python-icalendar"])]
+        return [("SQLite insert", ["sqlite-insert"])]
+    if kind == "reimport":
+        return [("first import", ["import:" + detail])]
+    if kind == "convert":
+        source, _, target = detail.partition(">")
+        if source == "ics":
+            return [("libical-lines", ["libical-lines"]), ("python-icalendar", ["python-icalendar"])]
+        return [("Python " + source, ["python-" + source])]
+    if kind == "export":
+        return [("SQLite read", ["sqlite-read"])]
+    if case == "validate":
+        return [("fastest export", ["@fastest-export"])]
+    if case == "migrate:0001":
+        return [("VACUUM INTO", ["vacuum-into"])]
+    return []
+
+
+def describe(case):
+    if case in DESCRIPTIONS:
+        return DESCRIPTIONS[case]
+    kind, _, detail = case.partition(":")
+    if kind == "import":
+        return "remconv import %s into a new store" % detail
+    if kind == "reimport":
+        return "remconv import %s again (nothing changes)" % detail
+    if kind == "convert":
+        source, _, target = detail.partition(">")
+        return "remconv convert %s to %s" % (source, target)
+    if kind == "export":
+        return "remconv export --format %s" % detail
+    return case
+
+
+def is_remconv(case):
+    return ":" in case or case == "validate"
+
+
+def load_results(path):
+    figures = defaultdict(list)
+    failed = set()
+    with open(path) as source:
+        next(source)
+        for line in source:
+            size, case, _round, wall, user, system, rss, status = line.rstrip("\n").split("\t")
+            if status != "0":
+                failed.add((int(size), case))
+                continue
+            try:
+                figures[(int(size), case)].append((float(wall), float(user), float(system), int(rss)))
+            except ValueError:
+                failed.add((int(size), case))
+    medians = {}
+    for key, runs in figures.items():
+        medians[key] = {
+            "wall": statistics.median(r[0] for r in runs),
+            "user": statistics.median(r[1] for r in runs),
+            "sys": statistics.median(r[2] for r in runs),
+            "rss": statistics.median(r[3] for r in runs) / 1024.0,
+            "runs": len(runs),
+        }
+    return medians, failed
+
+
+def reference_figure(medians, size, cases, metric):
+    total = 0.0
+    for case in cases:
+        if case == "@fastest-export":
+            exports = [v[metric] for (s, c), v in medians.items() if s == size and c.startswith("export:")]
+            if not exports:
+                return None
+            total += min(exports)
+            continue
+        figure = medians.get((size, case))
+        if figure is None:
+            return None
+        total += figure[metric]
+    return total
+
+
+def seconds(value):
+    if value is None:
+        return "–"
+    return "%.3f" % value if value < 10 else "%.1f" % value
+
+
+def rate(size, value):
+    if not value:
+        return "–"
+    per_second = size / value
+    if per_second >= 1e6:
+        return "%.2fM" % (per_second / 1e6)
+    if per_second >= 1e3:
+        return "%.0fk" % (per_second / 1e3)
+    return "%.0f" % per_second
+
+
+def ratio(value, reference):
+    if value is None or not reference:
+        return None
+    return value / reference
+
+
+def size_label(size):
+    if size >= 1000000 and size % 1000000 == 0:
+        return "%dM" % (size // 1000000)
+    if size >= 1000 and size % 1000 == 0:
+        return "%dk" % (size // 1000)
+    return str(size)
+
+
+class Goal:
+    """One goal of issue 11: a measured figure against a limit, judged on user CPU time."""
+
+    def __init__(self, text, size, measured, limit, unit="s", note=""):
+        # Times are user CPU seconds unless the text says otherwise.
+        self.text, self.size, self.measured, self.limit, self.unit, self.note = text, size, measured, limit, unit, note
+
+    def row(self):
+        if self.measured is None or self.limit is None:
+            return "| %s | %s | – | – | not measured in this run%s |" % (
+                self.text, size_label(self.size), "; " + self.note if self.note else "")
+        verdict = "**met**" if self.measured <= self.limit else "**missed**"
+        fmt = "%.1f MB" if self.unit == "MB" else "%.3f s"
+        return "| %s | %s | %s | %s | %s (%.2fx the limit)%s |" % (
+            self.text, size_label(self.size), fmt % self.measured, fmt % self.limit, verdict,
+            self.measured / self.limit if self.limit else 0, "; " + self.note if self.note else "")
+
+
+def goals(medians, largest):
+    def user(size, case, metric="user"):
+        figure = medians.get((size, case))
+        return figure[metric] if figure else None
+
+    def rss(size, case):
+        figure = medians.get((size, case))
+        return figure["rss"] if figure else None
+
+    def scaled(factor, *values):
+        if any(value is None for value in values):
+            return None
+        return factor * sum(values)
+
+    result = []
+    result.append(Goal(
+        "import of the .ics into a new store ≤ 1.5 × (libical streaming parse + SQLite insert floor)", 100000,
+        user(100000, "import:ics"), scaled(1.5, user(100000, "libical-lines"), user(100000, "sqlite-insert"))))
+    result.append(Goal(
+        "convert .ics → CSV ≤ 1.3 × libical streaming parse", 1000000,
+        user(1000000, "convert:ics>csv"), scaled(1.3, user(1000000, "libical-lines"))))
+    for source in ("csv", "jsonl"):
+        result.append(Goal(
+            "convert %s → %s faster than Python's %s (read + write)" % (source, source, "csv" if source == "csv" else "json"),
+            largest, user(largest, "convert:%s>%s" % (source, source)), user(largest, "python-" + source)))
+        result.append(Goal(
+            "import of the %s ≤ 1.3 × SQLite insert floor" % source, largest,
+            user(largest, "import:" + source), scaled(1.3, user(largest, "sqlite-insert"))))
+    for source in ("ics", "csv", "json", "jsonl", "opml"):
+        result.append(Goal(
+            "re-import of unchanged %s ≤ 0.5 × first import" % source, largest,
+            user(largest, "reimport:" + source), scaled(0.5, user(largest, "import:" + source))))
+    streaming = sorted({case for (_, case) in medians if case.split(":")[0] in ("import", "export", "convert")})
+    for case in streaming:
+        big, small = rss(1000000, case), rss(100000, case)
+        limit = None if small is None else min(1.2 * small, 64.0)
+        result.append(Goal("peak RSS of %s ≤ min(1.2 × at 100k, 64 MB)" % case, 1000000, big, limit, unit="MB"))
+    exports = [medians[(largest, c)]["user"] for (s, c) in medians if s == largest and c.startswith("export:")]
+    result.append(Goal(
+        "validate of the store faster than its fastest export", largest, user(largest, "validate"),
+        min(exports) if exports else None, note="" if medians.get((largest, "validate")) else "no `remconv validate` in this build"))
+    result.append(Goal(
+        "migrate from the oldest schema ≤ 3 × VACUUM INTO (wall time: a copy spends little CPU)", largest,
+        user(largest, "migrate:0001", "wall"), scaled(3.0, user(largest, "vacuum-into", "wall"))))
+    return result
+
+
+def machine(args, load_path):
+    lines = []
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    memory = "unknown"
+    try:
+        with open("/proc/meminfo") as info:
+            kilobytes = int(info.readline().split()[1])
+            memory = "%.0f GB" % (kilobytes / 1024 / 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    loads = []
+    try:
+        with open(load_path) as source:
+            next(source)
+            loads = [float(line.split("\t")[1]) for line in source if line.strip()]
+    except (OSError, StopIteration, ValueError, IndexError):
+        pass
+
+    def version(command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=30).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "unknown"
+
+    lines.append("- Date: %s; commit `%s`; %s build; each figure is the median of its runs (up to %s; the tables say how many); the run took %.0f min." % (
+        args.date, args.commit, args.config, args.runs, args.seconds / 60.0))
+    lines.append("- Machine: %s cores (`nproc`), %s, %s of memory, %s %s." % (
+        os.cpu_count(), model, memory, platform.system(), platform.release()))
+    if loads:
+        lines.append("- Load average (1 min) during the run: min %.1f, median %.1f, max %.1f, over %d samples: "
+                     "the machine was shared, so wall times are stretched; user CPU time is the figure to trust." % (
+                         min(loads), statistics.median(loads), max(loads), len(loads)))
+    lines.append("- Versions: libical %s, SQLite %s, Python %s; python-icalendar %s (PyPI) and %s (Debian); vobject %s; todoman %s." % (
+        version(["pkg-config", "--modversion", "libical"]), version(["sqlite3", "--version"]).split(" ")[0],
+        platform.python_version(), args.icalendar_version, args.debian_icalendar_version, args.vobject_version,
+        version(["todoman", "--version"]).replace("todoman, version ", "")))
+    return lines
+
+
+def table(medians, failed, size):
+    cases = sorted({case for (s, case) in medians if s == size} | {case for (s, case) in failed if s == size},
+                   key=lambda c: (is_remconv(c), c))
+    lines = [
+        "| case | runs | wall s | user s | peak RSS MB | items/s (wall) | items/s (CPU) | compared with (user CPU) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for case in cases:
+        figure = medians.get((size, case))
+        if figure is None:
+            lines.append("| %s | failed | | | | | | |" % describe(case))
+            continue
+        comparisons = []
+        for label, refs in references(case):
+            value = ratio(figure["user"], reference_figure(medians, size, refs, "user"))
+            if value is not None:
+                comparisons.append("%.2fx %s" % (value, label))
+        lines.append("| %s | %d | %s | %s | %.1f | %s | %s | %s |" % (
+            describe(case), figure["runs"], seconds(figure["wall"]), seconds(figure["user"]), figure["rss"],
+            rate(size, figure["wall"]), rate(size, figure["user"]), "; ".join(comparisons)))
+    return lines
+
+
+CHART_CASES = ["import:ics", "import:csv", "import:jsonl", "convert:ics>csv", "convert:csv>csv", "export:json",
+               "export:ics", "libical-lines", "sqlite-insert", "python-icalendar", "python-csv"]
+
+
+def chart(medians, path):
+    sizes = sorted({s for (s, _) in medians})
+    series = {case: [(s, medians[(s, case)]) for s in sizes if (s, case) in medians] for case in CHART_CASES}
+    series = {case: points for case, points in series.items() if len(points) >= 2}
+    if not series:
+        return "the run has fewer than two sizes: no chart"
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plot
+    except ImportError:
+        return chart_gnuplot(series, path)
+    figure, (time_axis, memory_axis) = plot.subplots(1, 2, figsize=(13, 5.5))
+    for index, (case, points) in enumerate(series.items()):
+        style = "--" if not is_remconv(case) else "-"
+        color = plot.cm.tab20(index % 20)
+        time_axis.plot([p[0] for p in points], [p[1]["user"] for p in points], style, marker="o", label=case, color=color)
+        memory_axis.plot([p[0] for p in points], [p[1]["rss"] for p in points], style, marker="o", label=case,
+                         color=color)
+    for axis, label in ((time_axis, "user CPU time (s)"), (memory_axis, "peak RSS (MB)")):
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("items")
+        axis.set_ylabel(label)
+        axis.grid(True, which="both", alpha=0.3)
+    memory_axis.axhline(64, color="grey", linewidth=0.8)
+    time_axis.legend(fontsize=7)
+    figure.suptitle("remconv (solid) against the limits and peers (dashed)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=90)
+    return None
+
+
+def chart_gnuplot(series, path):
+    try:
+        subprocess.run(["gnuplot", "--version"], capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "neither matplotlib nor gnuplot is available: no chart"
+    data = path + ".dat"
+    with open(data, "w") as out:
+        for case, points in series.items():
+            out.write("# %s\n" % case)
+            for size, figure in points:
+                out.write("%d %f %f\n" % (size, figure["user"], figure["rss"]))
+            out.write("\n\n")
+    plots = lambda column: ", ".join(
+        "'%s' index %d using 1:%d with linespoints title '%s'" % (data, index, column, case)
+        for index, case in enumerate(series))
+    script = "\n".join([
+        "set terminal png size 1300,550", "set output '%s'" % path, "set multiplot layout 1,2",
+        "set logscale xy", "set xlabel 'items'", "set ylabel 'user CPU time (s)'", "set key left top font ',7'",
+        "plot " + plots(2), "set ylabel 'peak RSS (MB)'", "plot " + plots(3), "unset multiplot"])
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    os.remove(data)
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ("results", "load", "notes", "report", "date", "commit", "config", "runs", "sizes",
+                 "icalendar-version", "debian-icalendar-version", "vobject-version"):
+        parser.add_argument("--" + name, required=True)
+    parser.add_argument("--seconds", type=float, required=True)
+    args = parser.parse_args()
+    medians, failed = load_results(args.results)
+    sizes = sorted({s for (s, _) in medians} | {s for (s, _) in failed})
+    largest = max(sizes) if sizes else 0
+    chart_path = os.path.splitext(args.report)[0] + ".png"
+    chart_problem = chart(medians, chart_path)
+
+    out = ["# Benchmarks", "",
+           "Generated by `make bench` (bench/run.sh, then bench/report.py); do not edit by hand: the findings at",
+           "the end come from bench/findings.md. Rerun with `make bench` (about an hour for the full run) or",
+           "`BENCH_SIZES=\"1000 10000\" make bench` for a quick look.", "",
+           "The corpus is bench/generate.py's (every feature: many lists, all four due-date kinds, subtasks,",
+           "notes with escapes and non-ASCII text, tags, URLs, alarms and recurrence rules), written as JSON Lines",
+           "and turned into the other formats by remconv; the SQLite floor gets the same rows as TSV.", "",
+           "## Machine and run", ""]
+    out += machine(args, args.load)
+    out += ["", "## Goals (issue 11)", "",
+            "Judged on user CPU time (median), at the size the goal names (the largest size run otherwise).", "",
+            "| goal | size | measured | limit | result |", "| --- | --- | ---: | ---: | --- |"]
+    out += [goal.row() for goal in goals(medians, largest)]
+    out += ["", "## Every figure", "",
+            "Medians of the runs. *items/s* divides the size by the time; the last column compares the user CPU",
+            "time with the limit or peer named (below 1 is faster)."]
+    for size in sizes:
+        out += ["", "### %s items" % size_label(size), ""] + table(medians, failed, size)
+    out += ["", "## Chart", ""]
+    if chart_problem:
+        out.append("No chart: %s." % chart_problem)
+    else:
+        out.append("![user CPU time and peak RSS against size](%s)" % os.path.basename(chart_path))
+    with open(args.notes) as notes:
+        noted = [line.strip() for line in notes if line.strip()]
+    if noted:
+        out += ["", "## Notes from the run", ""] + ["- " + line for line in noted]
+    findings = os.path.join(os.path.dirname(os.path.abspath(__file__)), "findings.md")
+    if os.path.exists(findings):
+        with open(findings) as source:
+            out += ["", source.read().rstrip()]
+    os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
+    with open(args.report, "w") as target:
+        target.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# The benchmark of issue 11: remconv side by side with the limits (libical, SQLite from C, cat)
+# and the peers (python-icalendar, vobject, todoman, Python's csv and json), on the same files,
+# in one run. Writes docs/benchmarks.md and its chart.
+#
+#   make bench                          the full run: 1k, 10k, 100k and 1M items
+#   BENCH_SIZES=1000 make bench         the CI smoke test (under 2 minutes, no network)
+#
+# Settings (environment):
+#   BENCH_SIZES    sizes in items (default "1000 10000 100000 1000000")
+#   BENCH_RUNS     runs of each measurement; the median is reported (default 3; 1 in smoke runs)
+#   BENCH_RUNS_1M  runs at sizes of 1M and more (default 1: a round at 1M takes half an hour here)
+#   BENCH_CONFIG   release or debug (default release; debug in smoke runs, which only check that
+#                  the benchmark works: their figures mean nothing)
+#   BENCH_REPORT   the report (default docs/benchmarks.md for the full run, else bench/out/benchmarks.md)
+#   BENCH_PEERS    venv: make bench/.venv with the newest icalendar, vobject and matplotlib from
+#                  PyPI when missing (default for the full run); existing: use it only if it is
+#                  there (default for smoke runs); none: skip the PyPI peers
+#   BENCH_TIMEOUT  seconds after which one measured command is stopped (default 3600)
+#
+# A smoke run is one with BENCH_SIZES set and every size below 100000.
+#
+# Every measured command runs under /usr/bin/time: wall time, user and system CPU time, and peak
+# RSS. The machine may be shared, so user CPU time is reported beside wall time, and the runs are
+# interleaved: round 1 runs every case of a size once, then round 2 does, so drift hits all
+# cases alike. Raw figures go to bench/out/results.tsv, the machine's load to bench/out/load.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+default_sizes="1000 10000 100000 1000000"
+sizes=${BENCH_SIZES:-$default_sizes}
+smoke=1
+for size in $sizes; do (( size >= 100000 )) && smoke=0; done
+[ -z "${BENCH_SIZES:-}" ] && smoke=0
+if (( smoke )); then
+  runs=${BENCH_RUNS:-1}
+  config=${BENCH_CONFIG:-debug}
+  peers=${BENCH_PEERS:-existing}
+  report=${BENCH_REPORT:-bench/out/benchmarks.md}
+else
+  runs=${BENCH_RUNS:-3}
+  config=${BENCH_CONFIG:-release}
+  peers=${BENCH_PEERS:-venv}
+  report=${BENCH_REPORT:-docs/benchmarks.md}
+fi
+runs_large=${BENCH_RUNS_1M:-1}
+timeout_seconds=${BENCH_TIMEOUT:-3600}
+out=bench/out
+data=$out/data
+work=$out/work
+mkdir -p "$data" "$work" "$out/bin"
+results=$out/results.tsv
+load=$out/load.tsv
+notes=$out/notes.txt
+: >"$notes"
+note() { echo "bench: $*" >&2; echo "$*" >>"$notes"; }
+
+for tool in /usr/bin/time cc pkg-config sqlite3 python3; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is needed" >&2; exit 69; }
+done
+started_at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+started_seconds=$SECONDS
+# The commit measured: the sources as the run starts (the build below is of these).
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- Sources Package.swift 2>/dev/null || commit="$commit (with uncommitted changes to Sources)"
+
+# --- Build ---------------------------------------------------------------------------------
+echo "bench: building remconv ($config)" >&2
+swift build -c "$config" --product remconv >&2
+remconv="$(swift build -c "$config" --show-bin-path)/remconv"
+cc -O2 -o "$out/bin/libical_parse" bench/libical_parse.c $(pkg-config --cflags --libs libical)
+cc -O2 -o "$out/bin/sqlite_insert" bench/sqlite_insert.c -lsqlite3
+has_validate=0
+if "$remconv" validate --help >/dev/null 2>&1; then has_validate=1; else
+  note "remconv validate is not in this build: the validate figures are skipped"
+fi
+
+# --- Peers ---------------------------------------------------------------------------------
+venv=bench/.venv
+venv_python=""
+if [ "$peers" = venv ] && [ ! -x "$venv/bin/python" ]; then
+  echo "bench: making $venv (icalendar, vobject, matplotlib from PyPI)" >&2
+  if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check \
+      --timeout 20 --retries 1 icalendar vobject matplotlib; } >&2; then
+    rm -rf "$venv"
+  fi
+fi
+if [ "$peers" != none ] && [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import icalendar, vobject" 2>/dev/null; then
+  venv_python=$venv/bin/python
+else
+  note "no $venv with icalendar and vobject (BENCH_PEERS=$peers): the PyPI peers are skipped"
+fi
+debian_icalendar=0
+if /usr/bin/python3 -c "import icalendar" 2>/dev/null; then debian_icalendar=1; else
+  note "Debian's python3-icalendar is not installed: its figures are skipped"
+fi
+todoman=$(command -v todoman || true)
+[ -n "$todoman" ] || note "todoman is not installed: its figures are skipped"
+
+# --- Measuring -----------------------------------------------------------------------------
+printf 'size\tcase\tround\twall\tuser\tsys\trss_kb\tstatus\n' >"$results"
+printf 'when\tload1\tload5\tload15\n' >"$load"
+sample_load() { printf '%s\t%s\n' "$(date -u +%H:%M:%S)" "$(cut -d' ' -f1-3 /proc/loadavg | tr ' ' '\t')" >>"$load"; }
+# The load average every 15 s while the benchmark runs (and at each round's start and end).
+( while sleep 15; do sample_load; done ) &
+sampler=$!
+trap 'kill "$sampler" 2>/dev/null || true' EXIT
+
+# measure SIZE CASE ROUND COMMAND...: runs the command under /usr/bin/time (output discarded)
+# and appends its figures. A failure is recorded (status) and reported, not fatal.
+measure() {
+  local size=$1 name=$2 round=$3
+  shift 3
+  local timing=$work/timing
+  local status=0
+  /usr/bin/time -f '%e %U %S %M' -o "$timing" timeout "$timeout_seconds" "$@" >"$work/stdout" 2>"$work/stderr" || status=$?
+  local figures
+  figures=$(tail -n 1 "$timing")
+  if (( status != 0 )); then
+    echo "bench: $name at $size failed (status $status): $(tail -n 3 "$work/stderr" | tr '\n' ' ')" >&2
+    echo "$name at $size failed with status $status" >>"$notes"
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$name" "$round" "$(echo "$figures" | tr ' ' '\t')" "$status" >>"$results"
+}
+
+# record SIZE CASE ROUND WALL USER RSS: a figure a program measured itself (the SQLite phases).
+record() { printf '%s\t%s\t%s\t%s\t%s\t0\t%s\t0\n' "$1" "$2" "$3" "$4" "$5" "$6" >>"$results"; }
+
+# The formats every store is exported to, and those imported (issue 11's list).
+export_formats=(json jsonl csv csv:todoist ics vdir opml taskwarrior jcal)
+import_formats=(ics csv json jsonl opml)
+
+prepare_size() {
+  local size=$1 base=$data/c$size
+  if [ ! -f "$base.ready" ]; then
+    echo "bench: generating $size items" >&2
+    python3 bench/generate.py "$size" >"$base.jsonl.tmp" && mv "$base.jsonl.tmp" "$base.jsonl"
+    python3 bench/generate.py "$size" --tsv >"$base.tsv"
+    # The other formats come from remconv itself, so every file holds the same reminders.
+    for format in ics csv json opml; do
+      "$remconv" convert "$base.jsonl" --to "$format" -o "$base.$format" --force --quiet
+    done
+    bench/make_old_store.sh "$size" "$base-0001.sqlite"
+    # The store every export, validate and vdir is made from.
+    rm -f "$base.sqlite" "$base.sqlite-wal" "$base.sqlite-shm"
+    "$remconv" import "$base.jsonl" --store "$base.sqlite" --quiet
+    touch "$base.ready"
+  fi
+  if [ "$size" = 10000 ] && [ -n "$todoman" ] && [ ! -d "$base.vdir" ]; then
+    "$remconv" export --store "$base.sqlite" --format vdir -o "$base.vdir" --quiet
+    mkdir -p "$work/todoman"
+    printf 'path = "%s/*"\ncache_path = "%s"\ndate_format = "%%Y-%%m-%%d"\ntime_format = "%%H:%%M"\n' \
+      "$root/$base.vdir" "$root/$work/todoman/cache.sqlite3" >"$work/todoman/config.py"
+  fi
+}
+
+run_round() {
+  local size=$1 round=$2 base=$data/c$size
+  local store=$work/store.sqlite
+  sample_load
+  # The limits.
+  measure "$size" cat "$round" cat "$base.ics"
+  measure "$size" libical-lines "$round" "$out/bin/libical_parse" "$base.ics" lines
+  # The whole-file route holds the whole tree: about 5 GB at 1M, so it is measured up to 100k.
+  (( size <= 100000 )) && measure "$size" libical-whole "$round" "$out/bin/libical_parse" "$base.ics" whole
+  measure "$size" sqlite-c "$round" "$out/bin/sqlite_insert" "$base.tsv" "$work/floor.sqlite"
+  # rows N insert W s user U s read W s user U s (B bytes)
+  read -r _ _ _ insert_wall _ _ insert_user _ _ read_wall _ _ read_user _ <"$work/stdout" || true
+  local rss
+  rss=$(awk -F'\t' -v s="$size" -v r="$round" '$1 == s && $2 == "sqlite-c" && $3 == r { print $7 }' "$results")
+  record "$size" sqlite-insert "$round" "${insert_wall:-0}" "${insert_user:-0}" "${rss:-0}"
+  record "$size" sqlite-read "$round" "${read_wall:-0}" "${read_user:-0}" "${rss:-0}"
+  rm -f "$work/floor.sqlite"*
+  # Imports into a new store, then the same file again (nothing changes).
+  for format in "${import_formats[@]}"; do
+    rm -f "$store" "$store-wal" "$store-shm"
+    measure "$size" "import:$format" "$round" "$remconv" import "$base.$format" --store "$store" --quiet
+    measure "$size" "reimport:$format" "$round" "$remconv" import "$base.$format" --store "$store" --quiet
+  done
+  rm -f "$store" "$store-wal" "$store-shm"
+  # Conversions without a store.
+  measure "$size" "convert:ics>csv" "$round" "$remconv" convert "$base.ics" --to csv -o "$work/convert.csv" --force
+  measure "$size" "convert:ics>json" "$round" "$remconv" convert "$base.ics" --to json -o "$work/convert.json" --force
+  measure "$size" "convert:csv>csv" "$round" "$remconv" convert "$base.csv" --to csv -o "$work/convert.csv" --force
+  measure "$size" "convert:jsonl>jsonl" "$round" "$remconv" convert "$base.jsonl" --to jsonl -o "$work/convert.jsonl" --force
+  measure "$size" "convert:json>json" "$round" "$remconv" convert "$base.json" --to json -o "$work/convert.json" --force
+  rm -f "$work"/convert.*
+  # Exports of the store, in every format.
+  for format in "${export_formats[@]}"; do
+    # A vdir is one file per reminder, each written beside its target, synced and renamed:
+    # about 5 ms a file on this disk, so it is measured up to 10k only.
+    [ "$format" = vdir ] && (( size > 10000 )) && continue
+    rm -rf "$work/export"
+    measure "$size" "export:$format" "$round" "$remconv" export --store "$base.sqlite" --format "$format" -o "$work/export" --force --quiet
+  done
+  rm -rf "$work/export"
+  if (( has_validate )); then
+    measure "$size" validate "$round" "$remconv" validate --store "$base.sqlite" --quiet
+  fi
+  # The oldest schema to the head, against a plain copy of the same store.
+  rm -f "$work"/old*
+  cp "$base-0001.sqlite" "$work/old.sqlite"
+  measure "$size" "migrate:0001" "$round" "$remconv" migrate up --store "$work/old.sqlite" --quiet
+  rm -f "$work"/old*
+  cp "$base-0001.sqlite" "$work/old.sqlite"
+  measure "$size" vacuum-into "$round" sqlite3 "$work/old.sqlite" "VACUUM INTO '$work/old-copy.sqlite'"
+  rm -f "$work"/old*
+  # The peers. python-icalendar needs about 9 kB per item, so it is not run at 1M (9 GB); it,
+  # vobject and todoman take 10 to 100 times remconv's time and run in the first round only.
+  measure "$size" python-csv "$round" python3 bench/python_csv.py "$base.csv" "$work/peer.out"
+  measure "$size" python-json "$round" python3 bench/peers/json_roundtrip.py json "$base.json" "$work/peer.out"
+  measure "$size" python-jsonl "$round" python3 bench/peers/json_roundtrip.py jsonl "$base.jsonl" "$work/peer.out"
+  rm -f "$work/peer.out"
+  (( round == 1 )) || { sample_load; return; }
+  if (( size <= 100000 )); then
+    if [ -n "$venv_python" ]; then
+      measure "$size" python-icalendar "$round" "$venv_python" bench/peers/ics_icalendar.py "$base.ics"
+      measure "$size" vobject "$round" "$venv_python" bench/peers/ics_vobject.py "$base.ics"
+    fi
+    if (( debian_icalendar )); then
+      measure "$size" python-icalendar-debian "$round" /usr/bin/python3 bench/peers/ics_icalendar.py "$base.ics"
+    fi
+  fi
+  if [ "$size" = 10000 ] && [ -n "$todoman" ]; then
+    # Cold: todoman's cache is removed first, as on a first run.
+    rm -f "$work/todoman/cache.sqlite3"
+    measure "$size" todoman "$round" env HOME="$root/$work/todoman" TZ=UTC LANG=C.UTF-8 \
+      "$todoman" --config "$work/todoman/config.py" --porcelain list --status ANY
+  fi
+  sample_load
+}
+
+for size in $sizes; do
+  prepare_size "$size"
+  rounds=$runs
+  (( size >= 1000000 )) && rounds=$runs_large
+  for round in $(seq 1 "$rounds"); do
+    echo "bench: $size items, round $round of $rounds" >&2
+    run_round "$size" "$round"
+  done
+done
+if (( ! smoke )); then
+  note "vdir export (one synced file per reminder) is measured up to 10k only, libical's whole-file parse (5 GB at 1M) up to 100k"
+  note "python-icalendar, vobject and todoman run once per size (their times are 10 to 100 times remconv's)"
+fi
+if (( ! smoke )) && [[ " $sizes " != *" 1000000 "* ]]; then
+  note "the 1M size was not run: the goals measured at 1M are not judged"
+fi
+
+# --- Report --------------------------------------------------------------------------------
+report_python=python3
+[ -n "$venv_python" ] && "$venv_python" -c "import matplotlib" 2>/dev/null && report_python=$venv_python
+"$report_python" bench/report.py --results "$results" --load "$load" --notes "$notes" --report "$report" \
+  --date "$started_at" --commit "$commit" --config "$config" --runs "$runs" \
+  --seconds $((SECONDS - started_seconds)) --sizes "$sizes" \
+  --icalendar-version "$([ -n "$venv_python" ] && "$venv_python" -c 'import icalendar; print(icalendar.__version__)' || echo none)" \
+  --debian-icalendar-version "$( (( debian_icalendar )) && /usr/bin/python3 -c 'import icalendar; print(icalendar.__version__)' || echo none)" \
+  --vobject-version "$([ -n "$venv_python" ] && "$venv_python" -c 'from importlib.metadata import version; print(version("vobject"))' || echo none)"
+echo "bench: report in $report ($((SECONDS - started_seconds)) s)" >&2

@@ -66,22 +66,42 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 /// Collects the diagnostics of one run. Readers and the merge engine report here; the CLI
 /// prints them and `--strict` turns warnings into a failure.
+///
+/// Every diagnostic goes to `onReport` as it comes, but only the first `retainedLimit` are
+/// kept for the report: a warning on each of a million items must not make memory grow with
+/// the input. The rest are counted by code (`omitted`), and the counts stay exact.
 public final class DiagnosticLog {
+  /// Enough for any report a person reads; a machine reading `--report json` sees the
+  /// omitted counts by code.
+  public static let defaultRetainedLimit = 10_000
+
+  public let retainedLimit: Int
   public private(set) var entries: [Diagnostic] = []
+  /// Diagnostics beyond `retainedLimit`, counted by code.
+  public private(set) var omitted: [String: Int] = [:]
+  public private(set) var warningCount = 0
+  public private(set) var errorCount = 0
   /// Called for each diagnostic as it is reported, so a long import shows them as it goes.
   public var onReport: ((Diagnostic) -> Void)?
 
-  public init() {}
+  public init(retainedLimit: Int = DiagnosticLog.defaultRetainedLimit) {
+    self.retainedLimit = retainedLimit
+  }
 
   public func report(_ diagnostic: Diagnostic) {
-    entries.append(diagnostic)
+    switch diagnostic.severity {
+    case .warning: warningCount += 1
+    case .error: errorCount += 1
+    }
+    if entries.count < retainedLimit {
+      entries.append(diagnostic)
+    } else {
+      omitted[diagnostic.code, default: 0] += 1
+    }
     onReport?(diagnostic)
   }
 
   public func warning(_ code: String, _ message: String, at location: SourceLocation? = nil, uid: String? = nil) {
     report(Diagnostic(.warning, code: code, message, at: location, uid: uid))
   }
-
-  public var warningCount: Int { entries.count { $0.severity == .warning } }
-  public var errorCount: Int { entries.count { $0.severity == .error } }
 }

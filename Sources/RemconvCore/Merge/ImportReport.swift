@@ -12,15 +12,25 @@ public struct ImportReport: Sendable {
   public var skipped: [String: Int] = [:]
   public var dryRun = false
   public var committed = false
+  /// The diagnostics kept by the run's log (`DiagnosticLog.retainedLimit`).
   public var diagnostics: [Diagnostic] = []
+  /// Diagnostics beyond those kept, counted by code.
+  public var omittedDiagnostics: [String: Int] = [:]
+  public private(set) var warningCount = 0
+  public private(set) var errorCount = 0
 
   public init(source: String, format: String) {
     self.source = source
     self.format = format
   }
 
-  public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
-  public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+  /// Takes what `log` holds so far: its kept diagnostics, the omitted counts and the totals.
+  public mutating func record(_ log: DiagnosticLog) {
+    diagnostics = log.entries
+    omittedDiagnostics = log.omitted
+    warningCount = log.warningCount
+    errorCount = log.errorCount
+  }
 
   /// The machine-readable report (`--report json`), with sorted keys.
   public var json: JSONValue {
@@ -38,6 +48,7 @@ public struct ImportReport: Sendable {
       "dryRun": .bool(dryRun),
       "committed": .bool(committed),
       "diagnostics": .array(diagnostics.map(\.json)),
+      "omittedDiagnostics": .object(omittedDiagnostics.mapValues { .number($0) }),
     ])
   }
 

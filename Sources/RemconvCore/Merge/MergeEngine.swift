@@ -80,7 +80,7 @@ public final class MergeEngine {
       }
     }
     pendingParents = []
-    report.diagnostics = diagnostics.entries
+    report.record(diagnostics)
     return report
   }
 

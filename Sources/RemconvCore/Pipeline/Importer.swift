@@ -36,7 +36,7 @@ public enum Importer {
         var result = try engine.finish()
         // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
         if try ImportValidation.check(store: store, engine: engine, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
-          result.diagnostics = diagnostics.entries
+          result.record(diagnostics)
         }
         if result.rejected > 0 {
           throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
@@ -50,7 +50,7 @@ public enum Importer {
       throw failure
     } catch {
       var failed = report
-      failed.diagnostics = diagnostics.entries
+      failed.record(diagnostics)
       throw ImportFailure(report: failed, underlying: error)
     }
     report.committed = !options.dryRun

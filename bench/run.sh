@@ -108,7 +108,9 @@ sampler=$!
 trap 'kill "$sampler" 2>/dev/null || true' EXIT
 
 # measure SIZE CASE ROUND COMMAND...: runs the command under /usr/bin/time (output discarded)
-# and appends its figures. A failure is recorded (status) and reported, not fatal.
+# and appends its figures. A failure is recorded (status) and reported; it fails a smoke run at
+# its end (a smoke run is there to show that every case still works), not a full one.
+failures=0
 measure() {
   local size=$1 name=$2 round=$3
   shift 3
@@ -120,6 +122,7 @@ measure() {
   if (( status != 0 )); then
     echo "bench: $name at $size failed (status $status): $(tail -n 3 "$work/stderr" | tr '\n' ' ')" >&2
     echo "$name at $size failed with status $status" >>"$notes"
+    failures=$((failures + 1))
   fi
   printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$name" "$round" "$(echo "$figures" | tr ' ' '\t')" "$status" >>"$results"
 }
@@ -133,7 +136,8 @@ import_formats=(ics csv json jsonl opml)
 
 prepare_size() {
   local size=$1 base=$data/c$size
-  if [ ! -f "$base.ready" ]; then
+  # Made again when the generator changed since (the files would no longer be its output).
+  if [ ! -f "$base.ready" ] || [ bench/generate.py -nt "$base.ready" ]; then
     echo "bench: generating $size items" >&2
     python3 bench/generate.py "$size" >"$base.jsonl.tmp" && mv "$base.jsonl.tmp" "$base.jsonl"
     python3 bench/generate.py "$size" --tsv >"$base.tsv"
@@ -258,3 +262,7 @@ report_python=python3
   --debian-icalendar-version "$( (( debian_icalendar )) && /usr/bin/python3 -c 'import icalendar; print(icalendar.__version__)' || echo none)" \
   --vobject-version "$([ -n "$venv_python" ] && "$venv_python" -c 'from importlib.metadata import version; print(version("vobject"))' || echo none)"
 echo "bench: report in $report ($((SECONDS - started_seconds)) s)" >&2
+if (( smoke && failures > 0 )); then
+  echo "bench: $failures measured command(s) failed: see above" >&2
+  exit 1
+fi

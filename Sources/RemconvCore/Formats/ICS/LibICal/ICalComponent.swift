@@ -96,7 +96,9 @@ enum LibICal {
   }
 
   private static func collectProblems(in component: OpaquePointer, into problems: inout [ICalProblem]) {
-    let componentName = String(cString: icalcomponent_kind_to_string(icalcomponent_isa(component)))
+    // libical has no name for a kind it could not classify (`BEGIN:` with no name, found by
+    // the fuzz harness): NULL, not a string.
+    let componentName = icalcomponent_kind_to_string(icalcomponent_isa(component)).map { String(cString: $0) } ?? "unnamed component"
     var property = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY)
     while let current = property {
       let message = icalproperty_get_xlicerror(current).map { String(cString: $0) } ?? ""

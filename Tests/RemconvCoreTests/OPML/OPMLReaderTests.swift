@@ -209,6 +209,32 @@ import RemconvTestSupport
     #expect(records.diagnostics.entries.map(\.code) == ["ignored-element", "ignored-text"])
   }
 
+  /// libxml2's own line of a text node is wherever the parser stood when it first delivered a
+  /// part of it; the reader counts the line breaks since the last start tag instead.
+  @Test(arguments: [
+    ("<outline text=\"a\"/>\nstray\n", 2),  // after an empty element, on the next line
+    ("<outline text=\"a\"/>stray\n\n\n", 1),  // on the element's line, with blank lines after
+    ("<outline text=\"a\"/>\n\n\nstray", 4),  // after blank lines
+    ("<outline text=\"a\"><outline text=\"a1\"/></outline>\n<!-- a\ncomment -->\n\nstray", 5),  // after an end tag and a comment
+    ("<outline text=\"a\"/>\n" + String(repeating: "a long paragraph of stray text\n", count: 40), 2),
+    ("<outline text=\"a\"/>\n<![CDATA[\nstray\n]]>", 3),
+  ])
+  func strayTextIsReportedAtItsFirstLine(between: String, line: Int) throws {
+    // The outline `L` opens on line 5 of the document; `between` starts on that line.
+    let records = try OPMLTest.read(OPMLTest.document("    <outline text=\"L\">" + between + "<outline text=\"b\"/></outline>"))
+    let stray = try #require(records.diagnostics.entries.first { $0.code == "ignored-text" })
+    #expect(stray.location?.line == 4 + line)
+  }
+
+  @Test func aMissingBodyIsReportedAtTheRootElement() throws {
+    do {
+      _ = try OPMLTest.read("<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n  <head><title>Inbox</title></head>\n</opml>\n")
+      Issue.record("a document without <body> was read")
+    } catch let error as RemconvError {
+      #expect(error.description.contains("outline.opml:2: the OPML document has no <body>"), "\(error)")
+    }
+  }
+
   @Test func aDocumentThatIsNotOPMLIsRefused() {
     #expect(throws: RemconvError.self) { try OPMLTest.read("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n") }
     #expect(throws: RemconvError.self) { try OPMLTest.read("<opml version=\"2.0\"><head/></opml>") }

@@ -5,8 +5,9 @@ final class GoogleTasksReader: ReminderReader {
   private let context: ReaderContext
   private let stream: JSONItemStream
   private let derivedIDs = DerivedIDGenerator()
-  /// For each open container: its `kind`, the list it is (nil for an envelope) and its members.
-  private var containers: [(kind: String?, list: ReminderList?, members: [String: JSONValue])] = []
+  /// For each open container: its `kind`, the list it is (nil for an envelope), its members and
+  /// where it starts.
+  private var containers: [(kind: String?, list: ReminderList?, members: [String: JSONValue], location: SourceLocation)] = []
 
   init(context: ReaderContext) throws {
     self.context = context
@@ -20,19 +21,20 @@ final class GoogleTasksReader: ReminderReader {
         let kind = members["kind"]?.stringValue
         let isList = kind == Kind.taskList || (kind == nil && (parentKind == Kind.taskLists || depth > 0))
         guard isList else {
-          containers.append((kind, nil, members))
+          containers.append((kind, nil, members, location))
           continue
         }
         let list = decodeList(members, at: location)
-        containers.append((kind, list, members))
+        containers.append((kind, list, members, location))
         return .list(list)
       case .containerEnd(let trailing, _):
-        guard let (_, list, members) = containers.popLast(), let list, !trailing.isEmpty else { continue }
+        guard let (_, list, members, location) = containers.popLast(), let list, !trailing.isEmpty else { continue }
         // A list whose title or other members follow its tasks is completed now (same UID).
-        var updated = decodeList(members.merging(trailing) { _, new in new }, at: context.location())
+        var updated = decodeList(members.merging(trailing) { _, new in new }, at: location)
         updated.id = list.id
         return .list(updated)
-      case .item(let members, _, let location):
+      case .item(let members, let depth, let location):
+        try APIErrorResponse.refuse(members, depth: depth, from: "the Google Tasks API", at: location)
         let kind = members["kind"]?.stringValue
         if kind == Kind.taskList || (kind == nil && parentKind == Kind.taskLists) {
           return .list(decodeList(members, at: location))

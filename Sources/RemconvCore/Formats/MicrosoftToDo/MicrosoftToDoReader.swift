@@ -5,8 +5,9 @@ final class MicrosoftToDoReader: ReminderReader {
   private let context: ReaderContext
   private let stream: JSONItemStream
   private let derivedIDs = DerivedIDGenerator()
-  /// For each open container: the list it is (nil for a page envelope) and its members.
-  private var containers: [(list: ReminderList?, members: [String: JSONValue])] = []
+  /// For each open container: the list it is (nil for a page envelope), its members and where
+  /// it starts.
+  private var containers: [(list: ReminderList?, members: [String: JSONValue], location: SourceLocation)] = []
   private var pending: [SourceRecord] = []
 
   init(context: ReaderContext) throws {
@@ -22,19 +23,20 @@ final class MicrosoftToDoReader: ReminderReader {
       case .containerStart(let members, let key, _, let location):
         if key == "tasks" {
           let list = decodeList(members, at: location)
-          containers.append((list, members))
+          containers.append((list, members, location))
           return .list(list)
         }
-        containers.append((nil, members))
+        containers.append((nil, members, location))
       case .containerEnd(let trailing, _):
-        guard let (list, members) = containers.popLast() else { continue }
+        guard let (list, members, location) = containers.popLast() else { continue }
         // A list whose name or other members follow its tasks is completed now (same UID).
         if let list, !trailing.isEmpty {
-          var updated = decodeList(members.merging(trailing) { _, new in new }, at: context.location())
+          var updated = decodeList(members.merging(trailing) { _, new in new }, at: location)
           updated.id = list.id
           return .list(updated)
         }
-      case .item(let members, _, let location):
+      case .item(let members, let depth, let location):
+        try APIErrorResponse.refuse(members, depth: depth, from: "Microsoft Graph", at: location)
         if members["title"] == nil, members["displayName"] != nil {
           return .list(decodeList(members, at: location))
         }

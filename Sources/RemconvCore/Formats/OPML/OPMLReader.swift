@@ -39,6 +39,8 @@ final class OPMLReader: ReminderReader {
   private var skipping = 0
   private var headTitle = ""
   private var sawBody = false
+  /// The line of the `<opml>` start tag, where a missing `<body>` is reported.
+  private var rootLine: Int?
   /// The id of the list top-level reminders go to, once decided ("" for the import's default).
   private var defaultListID: String?
   /// What derived UIDs use for the import's default list, which has no id in the source.
@@ -55,7 +57,7 @@ final class OPMLReader: ReminderReader {
     while pending.isEmpty {
       guard let event = try nextEvent() else {
         guard sawBody else {
-          throw RemconvError.malformedInput("the OPML document has no <body>", at: context.location())
+          throw RemconvError.malformedInput("the OPML document has no <body>", at: context.location(line: rootLine ?? 1))
         }
         return nil
       }
@@ -87,6 +89,7 @@ final class OPMLReader: ReminderReader {
           "not an OPML document: the root element is <\(tag.localName)>, not <opml>", at: context.location(line: tag.line))
       }
       section = .document
+      rootLine = tag.line
     case (.document, .start(let tag)):
       switch tag.localName {
       case "head": section = .head
@@ -101,7 +104,7 @@ final class OPMLReader: ReminderReader {
       if tag.localName == "title" { section = .headTitle } else { skipping = 1 }
     case (.head, .end):
       section = .document
-    case (.headTitle, .text(let text)):
+    case (.headTitle, .text(let text, _)):
       headTitle += text
     case (.headTitle, .start):
       skipping = 1
@@ -119,11 +122,12 @@ final class OPMLReader: ReminderReader {
       }
     case (.body, .end):
       if frames.popLast() == nil { section = .document }
-    case (.body, .text(let text)):
+    case (.body, .text(let text, let line)):
       if !text.allSatisfy(\.isWhitespace) {
+        let shown = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(40)
         context.diagnostics.warning(
-          "ignored-text", "text between outlines is not part of OPML; it is ignored: '\(text.prefix(40))'",
-          at: context.location())
+          "ignored-text", "text between outlines is not part of OPML; it is ignored: '\(shown)'",
+          at: context.location(line: line))
       }
     default:
       break  // white space and text outside the body, the end of a skipped element
@@ -160,7 +164,7 @@ final class OPMLReader: ReminderReader {
     if attributes.looksLikeTask { return false }
     // Read ahead past white space: a child outline makes this a list.
     while let event = try xml.next() {
-      if case .text(let text) = event, text.allSatisfy(\.isWhitespace) { continue }
+      if case .text(let text, _) = event, text.allSatisfy(\.isWhitespace) { continue }
       lookahead = event
       if case .start(let child) = event { return child.localName == "outline" && child.namespace == nil }
       return false

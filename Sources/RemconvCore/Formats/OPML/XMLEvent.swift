@@ -6,8 +6,9 @@
 enum XMLEvent {
   case start(XMLStartTag)
   case end(localName: String)
-  /// Character data (CDATA sections included), possibly only white space.
-  case text(String)
+  /// Character data (CDATA sections included), possibly only white space, with the line of
+  /// its first character that is not white space (its first line when it is all white space).
+  case text(String, line: Int?)
 }
 
 /// An element's start tag with its attributes, decoded to Swift strings.

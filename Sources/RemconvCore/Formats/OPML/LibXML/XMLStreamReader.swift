@@ -33,6 +33,11 @@ final class XMLStreamReader {
   private let documentName: String
   /// The end event owed for an empty element (`<outline/>`), delivered next.
   private var owedEnd: String?
+  /// The line the parser's position had reached after the last node: the line of the last start
+  /// tag (libxml2 gives the line of its `>`) plus the line breaks of the text and comments since.
+  /// libxml2's own line of a text node is where the parser stood when it first delivered part of
+  /// the text, which can be anywhere inside it.
+  private var line: Int?
   /// Called with libxml2's recoverable errors (an undeclared namespace prefix, ...).
   var onWarning: ((String, SourceLocation) -> Void)?
 
@@ -71,16 +76,23 @@ final class XMLStreamReader {
       switch xmlReaderTypes(UInt32(xmlTextReaderNodeType(reader))) {
       case XML_READER_TYPE_ELEMENT:
         let tag = try startTag()
+        line = tag.line
         if xmlTextReaderIsEmptyElement(reader) == 1 { owedEnd = tag.localName }
         return .start(tag)
       case XML_READER_TYPE_END_ELEMENT:
         return .end(localName: string(xmlTextReaderConstLocalName(reader)))
       case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE,
         XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
-        return .text(string(xmlTextReaderConstValue(reader)))
+        let text = string(xmlTextReaderConstValue(reader))
+        let start = line
+        line = start.map { $0 + Self.lineBreaks(in: text.utf8) }
+        let leading = text.utf8.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return .text(text, line: start.map { $0 + Self.lineBreaks(in: leading) })
       case XML_READER_TYPE_ENTITY_REFERENCE:
         throw refusedEntity(string(xmlTextReaderConstName(reader)), line: lineOfCurrentNode())
       default:
+        // Comments and processing instructions are not events, but their line breaks count.
+        if let value = xmlTextReaderConstValue(reader) { line = line.map { $0 + Self.lineBreaks(in: string(value).utf8) } }
         continue  // comments, processing instructions, the document type declaration
       }
     }
@@ -116,6 +128,11 @@ final class XMLStreamReader {
       xmlTextReaderMoveToElement(reader)
     }
     return tag
+  }
+
+  /// The line feeds in `bytes` (XML turns CR LF and a lone CR into a line feed).
+  private static func lineBreaks<Bytes: Sequence<UInt8>>(in bytes: Bytes) -> Int {
+    bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
   }
 
   private func lineOfCurrentNode() -> Int? {

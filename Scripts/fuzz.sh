@@ -6,7 +6,8 @@
 #   Scripts/fuzz.sh --formats                             the formats there is a harness for
 #
 # Seeds, for a format NAME (a ':' in it is also looked up as '-' and '_', and as the part after
-# it): Samples/NAME/, every Tests/**/Fixtures/NAME/ and Tests/**/Fixtures/malformed/NAME/,
+# it): Samples/NAME/, every Tests/**/Fixtures/NAME/ and Tests/**/Fixtures/*/NAME/ (malformed/NAME,
+# csv/ticktick),
 # Fuzz/regressions/NAME/, and $FUZZ_EXTRA_SEEDS (a folder) when set. Dictionary:
 # Fuzz/dictionaries/NAME.dict when there is one.
 # The corpus grows in .build/fuzz/corpus/NAME/, inputs that crash, hang (over 10 s) or take
@@ -50,8 +51,10 @@ log="$scratch/logs/$folder.log"
 mkdir -p "$corpus" "$findings" "$(dirname "$log")"
 seeds=0
 for name in $(printf '%s\n' "${names[@]}" | sort -u); do
+  # Fixtures/NAME, and one level down: Fixtures/malformed/NAME, and a dialect's own folder in
+  # its family's (Fixtures/csv/ticktick for csv:ticktick).
   for directory in "Samples/$name" "Fuzz/regressions/$name" $(find Tests -type d -path "*/Fixtures/$name" 2>/dev/null) \
-    $(find Tests -type d -path "*/Fixtures/malformed/$name" 2>/dev/null); do
+    $(find Tests -type d -path "*/Fixtures/*/$name" 2>/dev/null); do
     [ -d "$directory" ] || continue
     while IFS= read -r -d '' file; do
       # Named by content, so a seed is copied once however often it is found.

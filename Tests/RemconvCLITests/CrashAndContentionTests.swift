@@ -370,12 +370,18 @@ extension SQLValue {
 /// the merge engine, the store and the writer round trip, as libFuzzer does with its inputs.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: RemconvBinary.fuzzReplayer)))
 struct FuzzReplayTests {
-  /// Samples, fixtures, malformed fixtures and saved fuzz findings of a format.
+  /// Samples, fixtures, malformed fixtures and saved fuzz findings of a format: the seeds
+  /// Scripts/fuzz.sh gives libFuzzer.
   static func seeds(for format: String) -> [String] {
     var folders = [FormatFolders.existing(in: "Samples", for: format), FormatFolders.existing(in: "Fuzz/regressions", for: format)]
     for target in (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Tests"))) ?? [] {
       folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures", for: format))
       folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures/malformed", for: format))
+      // A dialect's own fixtures sit in its family's folder (Fixtures/csv/ticktick), as
+      // Scripts/fuzz.sh finds them.
+      if let colon = format.firstIndex(of: ":") {
+        folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures/\(format[..<colon])", for: format))
+      }
     }
     return folders.compactMap { $0 }.flatMap { folder in
       ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).map { folder + "/" + $0 }.filter { path in

@@ -27,6 +27,29 @@ import Testing
   }
 
   /// `jq -S` and `json.dumps(sort_keys=True)` put a list's `symbol` after its `reminders`.
+  /// Found by the fuzz harness (Fuzz/regressions/jsonl/empty-list-id.jsonl): a list stored
+  /// under an empty UID could not be named again, so re-importing the export moved its
+  /// reminders to the default list.
+  @Test func anEmptyListIDIsNoIdentifierAndAReimportChangesNothing() throws {
+    let bench = TestBench()
+    let input = bench.directory.write("in.jsonl", """
+      {"list": "Home", "listId": "", "id": "a", "title": "A"}
+      {"list": "Home", "id": "b", "title": "B"}
+
+      """)
+    let first = bench.run(["import", input, "--format", "jsonl"])
+    #expect(first.status == .ok, "\(first.errors)")
+    #expect(first.errors.contains("the list 'Home' has an empty UID"), "\(first.errors)")
+    let exported = bench.directory.file("out.jsonl")
+    #expect(bench.run(["export", "--format", "jsonl", "-o", exported]).status == .ok)
+    let lines = try String(contentsOfFile: exported, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.allSatisfy { $0.contains(#""list":"Home""#) && !$0.contains(#""listId":"""#) }, "\(lines)")
+    let again = bench.run(["import", exported, "--format", "jsonl", "--report", "json"])
+    #expect(again.output.range(of: #""updated"\s*:\s*0\b"#, options: .regularExpression) != nil, "\(again.output)")
+    #expect(again.output.range(of: #""unchanged"\s*:\s*2\b"#, options: .regularExpression) != nil, "\(again.output)")
+  }
+
   @Test func listMembersAfterTheRemindersAreKept() throws {
     let bench = TestBench()
     let input = bench.directory.write(

@@ -103,6 +103,16 @@ public final class MergeEngine {
   }
 
   private func mergeList(_ list: ReminderList) throws -> StoredList {
+    // An empty UID is no identifier: the store would hold a list no record could name again
+    // (an empty list id means "no list" to a reminder). The list gets the UID a source without
+    // ids would give it; its reminders still find it under the empty id, in `lists`.
+    if list.id.isEmpty {
+      var identified = list
+      identified.id = StableID.derived(["list", ListName.key(for: ListName.normalized(list.name))])
+      diagnostics.warning(
+        "empty-list-id", "the list '\(list.name)' has an empty UID; it is given \(identified.id)", uid: identified.id)
+      return try mergeList(identified)
+    }
     // A name that is blank once trimmed cannot be stored: the list keeps the name it has, or
     // a new one takes the default list's. It is looked up under the name it will be stored
     // under, so that two blank names become one list, not a clash of keys.
@@ -152,10 +162,12 @@ public final class MergeEngine {
 
   private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
     let list: StoredList
-    if options.targetList != nil || source.listID.isEmpty {
+    if options.targetList != nil {
       list = try targetList()
     } else if let known = lists[source.listID] {
       list = known
+    } else if source.listID.isEmpty {
+      list = try targetList()
     } else if let byUID = try store.list(uid: source.listID) {
       lists[source.listID] = byUID
       list = byUID

@@ -4,7 +4,7 @@ import RemconvCore
 /// The fixture stores of every earlier schema version (made by Scripts/make-fixture-stores.sh).
 public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
-  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite"]
+  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite"]
 
   public static func path(_ name: String) -> String {
     Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)

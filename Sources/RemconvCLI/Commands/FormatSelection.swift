@@ -6,7 +6,8 @@ enum FormatSelection {
 
   /// The reader for `input`, with `--format` or detection.
   static func reader(
-    for input: String, format: String?, options: ReaderOptions, diagnostics: DiagnosticLog, io: ConsoleIO
+    for input: String, format: String?, options: ReaderOptions, diagnostics: DiagnosticLog, io: ConsoleIO,
+    knownRecords: KnownRecords? = nil
   ) throws -> (any ReminderReader, FormatDescriptor, InputSource) {
     let source = try InputSource.resolve(input)
     let preopened: ByteReader? = source.isStandardInput ? io.standardInput() : nil
@@ -23,7 +24,8 @@ enum FormatSelection {
     guard let makeReader = descriptor.makeReader else {
       throw UsageError.invalidValue(descriptor.name, option: "--format", allowed: FormatRegistry.readableNames)
     }
-    let context = ReaderContext(source: source, diagnostics: diagnostics, options: options, preopened: preopened)
+    let context = ReaderContext(
+      source: source, diagnostics: diagnostics, options: options, preopened: preopened, knownRecords: knownRecords)
     return (try makeReader(context), descriptor, source)
   }
 

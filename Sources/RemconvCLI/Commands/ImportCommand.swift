@@ -38,8 +38,10 @@ struct ImportCommand: Command {
       if diagnostic.severity == .warning { context.report(diagnostic) }
     }
     let options = try FormatSelection.readerOptions(arguments, context: context)
+    let knownRecords = KnownRecords()
     let (reader, format, source) = try FormatSelection.reader(
-      for: input, format: arguments.value("format"), options: options, diagnostics: diagnostics, io: context.io)
+      for: input, format: arguments.value("format"), options: options, diagnostics: diagnostics, io: context.io,
+      knownRecords: knownRecords)
     let store = try context.openStore()
     defer { store.close() }
     var importOptions = Importer.Options()
@@ -50,7 +52,7 @@ struct ImportCommand: Command {
     do {
       report = try Importer.run(
         reader: reader, into: store, source: source, format: format.name, options: importOptions,
-        diagnostics: diagnostics, progress: context.progress("importing", reading: input == "-" ? nil : input))
+        diagnostics: diagnostics, knownRecords: knownRecords, progress: context.progress("importing", reading: input == "-" ? nil : input))
       context.endProgress()
     } catch let failure as ImportFailure {
       context.endProgress()

@@ -81,6 +81,9 @@ public final class DiagnosticLog {
   public private(set) var omitted: [String: Int] = [:]
   public private(set) var warningCount = 0
   public private(set) var errorCount = 0
+  /// Warnings and errors so far: a caller compares it before and after a step to learn
+  /// whether the step reported anything.
+  public var reportedCount: Int { warningCount + errorCount }
   /// Called for each diagnostic as it is reported, so a long import shows them as it goes.
   public var onReport: ((Diagnostic) -> Void)?
 

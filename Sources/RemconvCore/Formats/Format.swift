@@ -12,6 +12,9 @@ public enum SourceRecord: Sendable {
   /// An item the reader could not turn into a reminder. Any rejected item fails the import
   /// (nothing is written), and every one is listed in the report.
   case rejected(reason: String, SourceLocation, uid: String?)
+  /// A reminder the reader did not decode: `KnownRecords` said the store holds it as this
+  /// record would leave it. Only imports see it (only they give readers `KnownRecords`).
+  case unchanged(SourceLocation)
 }
 
 /// Reads one source as a stream of records, holding at most one item in memory.
@@ -69,15 +72,28 @@ public struct ReaderContext {
 
   /// A reader already opened on the source (standard input after format detection peeked it).
   public var preopened: ByteReader?
+  /// Set by an import into a store: lets the reader skip records the store holds unchanged.
+  public var knownRecords: KnownRecords?
 
   public init(
     source: InputSource, diagnostics: DiagnosticLog, options: ReaderOptions = ReaderOptions(),
-    preopened: ByteReader? = nil
+    preopened: ByteReader? = nil, knownRecords: KnownRecords? = nil
   ) {
     self.source = source
     self.diagnostics = diagnostics
     self.options = options
     self.preopened = preopened
+    self.knownRecords = knownRecords
+  }
+
+  /// The digest of the context every record of this source shares, before the format adds its
+  /// own: the reader options that change what a record means.
+  public func recordDigestContext(format: String, _ parts: [String] = []) -> RecordDigest {
+    RecordDigest(context: [
+      format, RemconvVersion.current, options.timeZone.identifier, options.listName ?? "\u{0}",
+      options.delimiter.map { String($0) } ?? "", options.strict ? "strict" : "",
+      source.baseName ?? "\u{0}",
+    ] + parts)
   }
 
   /// The bytes of the source.

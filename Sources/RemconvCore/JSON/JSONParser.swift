@@ -94,6 +94,20 @@ public final class JSONParser {
   /// scanner (strings, escapes and nesting only), then parsed in memory: the parse is fast
   /// and memory holds one value, however large the document.
   public func parseValue(depth: Int = 0) throws(RemconvError) -> JSONValue {
+    let value = try captureValue(depth: depth)
+    return try parse(value)
+  }
+
+  /// A value's bytes as cut from the stream, and where it starts.
+  public struct CapturedValue {
+    public let bytes: [UInt8]
+    public let location: SourceLocation
+  }
+
+  /// Cuts the next complete value from the stream without parsing it: its bytes may be all a
+  /// reader needs (a record digest, see `KnownRecords`). Structure beyond strings and nesting
+  /// is checked only by `parse(_:)`.
+  public func captureValue(depth: Int = 0) throws(RemconvError) -> CapturedValue {
     guard try peekToken() != nil else { throw error("unexpected end of input") }
     let startLocation = location
     let startOffset = reader.offset
@@ -172,13 +186,19 @@ public final class JSONParser {
       line += 1
       lineStartOffset = startOffset + index + 1
     }
+    return CapturedValue(bytes: captured, location: startLocation)
+  }
+
+  /// Parses a value cut by `captureValue`.
+  public func parse(_ value: CapturedValue) throws(RemconvError) -> JSONValue {
+    let startLocation = value.location
     do {
-      return try captured.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+      return try value.bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
         try JSONBufferParser.parse(buffer)
       }
     } catch {
       let position = Self.position(
-        of: error.offset, in: captured, firstLine: startLocation.line ?? 1, firstColumn: startLocation.column ?? 1)
+        of: error.offset, in: value.bytes, firstLine: startLocation.line ?? 1, firstColumn: startLocation.column ?? 1)
       throw .malformedInput(
         "malformed JSON: \(error.message)",
         at: SourceLocation(file: reader.name, line: position.line, column: position.column))

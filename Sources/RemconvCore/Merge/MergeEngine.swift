@@ -27,20 +27,37 @@ public final class MergeEngine {
   private var defaultList: StoredList?
   /// Rows present before the import began have ids up to this; newer rows were added by it.
   private let lastRowBeforeImport: Int64
-  /// Which pre-existing rows this import already wrote (by row id), to spot a UID that comes
-  /// twice in one source without holding every UID in memory.
-  private var touchedRows: [UInt64]
+  /// Which pre-existing rows this import already matched (by row id, one bit each), to spot a
+  /// UID that comes twice in one source without holding every UID in memory.
+  private var matchedRows: [UInt64]
+  /// Which pre-existing rows this import changed: what its validation looks at.
+  private var changedRows: [UInt64]
+  /// Lets the reader skip records the store holds unchanged (see `RecordDigest`).
+  private let knownRecords: KnownRecords?
+  /// What record digests are combined with: the options of this import that decide where a
+  /// record's reminder goes.
+  private let digestSeed: RecordDigest
   /// Subtasks whose parent had not been seen yet when they were written.
   private var pendingParents: [(row: Int64, parentID: String, uid: String, location: SourceLocation)] = []
 
-  public init(store: Store, options: Options, diagnostics: DiagnosticLog, report: ImportReport) throws {
+  public init(
+    store: Store, options: Options, diagnostics: DiagnosticLog, report: ImportReport, knownRecords: KnownRecords? = nil
+  ) throws {
     self.store = store
     self.options = options
     self.diagnostics = diagnostics
     self.report = report
+    self.knownRecords = knownRecords
+    digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     let maxRow = try store.database.scalar("SELECT coalesce(max(id), 0) FROM reminders")
     if case .integer(let value) = maxRow { lastRowBeforeImport = value } else { lastRowBeforeImport = 0 }
-    touchedRows = [UInt64](repeating: 0, count: Int(lastRowBeforeImport / 64) + 1)
+    matchedRows = [UInt64](repeating: 0, count: Int(lastRowBeforeImport / 64) + 1)
+    changedRows = matchedRows
+    // Only digests stored before this import can name a row to skip: into a store without
+    // any (a first import), readers are told at once that nothing is known.
+    if knownRecords != nil, try store.hasSourceDigests() {
+      knownRecords?.lookup = { [unowned self] digest in try self.holdsUnchanged(digest) }
+    }
   }
 
   public func consume(_ record: SourceRecord) throws {
@@ -58,7 +75,25 @@ public final class MergeEngine {
     case .rejected(let reason, let location, let uid):
       report.rejected += 1
       diagnostics.report(Diagnostic(.error, code: "rejected", reason, at: location, uid: uid))
+    case .unchanged:
+      report.unchanged += 1
     }
+  }
+
+  /// Whether the store holds a reminder stored from a record with this digest and not changed
+  /// since; if so, it counts as matched by this import (a second record with the same digest
+  /// in the source is decoded, and reported as the duplicate it is).
+  private func holdsUnchanged(_ digest: RecordDigest) throws -> Bool {
+    guard let row = try store.reminderRowID(sourceDigest: stored(digest)), !wasWrittenByThisImport(row) else {
+      return false
+    }
+    mark(row, in: &matchedRows)
+    return true
+  }
+
+  /// A reader's digest with this import's own context.
+  private func stored(_ digest: RecordDigest) -> RecordDigest {
+    withUnsafeBytes(of: (digest.high, digest.low)) { RecordDigest(of: $0, seed: digestSeed) }
   }
 
   /// Resolves subtasks whose parent came later, and reports parents that never came.
@@ -161,6 +196,13 @@ public final class MergeEngine {
   // MARK: Reminders
 
   private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
+    // The digest of the record is stored with the reminder only when merging it was clean: no
+    // warning here (a reader notes a digest only when decoding warned of nothing), no parent
+    // left for later, and a list found by its UID (a list found by name may be another once
+    // lists are renamed). Anything else is merged in full on every import, so its warnings
+    // are reported every time.
+    var digest = knownRecords?.take(forUID: source.id).map(stored)
+    let reportedBefore = diagnostics.reportedCount
     let list: StoredList
     if options.targetList != nil {
       list = try targetList()
@@ -179,6 +221,7 @@ public final class MergeEngine {
     }
     var reminder = source
     reminder.listID = list.list.id
+    if options.targetList == nil, !source.listID.isEmpty, list.list.id != source.listID { digest = nil }
     if reminder.title.allSatisfy(\.isWhitespace) {
       diagnostics.warning("empty-title", "the reminder has an empty title", at: location, uid: reminder.id)
     }
@@ -193,6 +236,7 @@ public final class MergeEngine {
       reminder.extra["originalId"] = .string(reminder.id)
       reminder.id = fresh
       existing = nil
+      digest = nil
     }
 
     // Resolve the parent now when it is already in the store; otherwise after the last record.
@@ -219,6 +263,8 @@ public final class MergeEngine {
       }
     }
 
+    if parentPending || diagnostics.reportedCount != reportedBefore { digest = nil }
+
     let row: Int64
     if let existing {
       if case .text(let storedExtra) = existing.content.last, storedExtra != "{}" {
@@ -227,17 +273,22 @@ public final class MergeEngine {
       let sameParent = existing.parentUID == reminder.parentID && (parentPending || existing.parentRowID == parentRow)
       if sameParent, existing.listRowID == list.rowID, existing.content == store.storedContent(of: reminder) {
         report.unchanged += 1
-        markWritten(existing.rowID)
+        mark(existing.rowID, in: &matchedRows)
+        if let digest, existing.sourceDigest != digest {
+          try store.setSourceDigest(digest, ofReminderRow: existing.rowID)
+        }
         return
       }
       // A parent that comes later in the source is attached by finish(); keep the link until then.
       try store.updateReminder(
-        rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentPending ? existing.parentRowID : parentRow)
+        rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentPending ? existing.parentRowID : parentRow,
+        sourceDigest: digest)
       report.updated += 1
       row = existing.rowID
-      markWritten(row)
+      mark(row, in: &matchedRows)
+      mark(row, in: &changedRows)
     } else {
-      row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parentRow)
+      row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parentRow, sourceDigest: digest)
       report.added += 1
     }
     if parentPending, let parentID = reminder.parentID {
@@ -288,10 +339,10 @@ public final class MergeEngine {
   }
 
   /// What this import wrote: every reminder row above `addedAfter` is new, and `updated` are
-  /// the rows that existed before and that it matched (changed or not).
+  /// the rows that existed before and that it changed.
   public var writtenReminderRows: (addedAfter: Int64, updated: [Int64]) {
     var updated: [Int64] = []
-    for (word, bits) in touchedRows.enumerated() where bits != 0 {
+    for (word, bits) in changedRows.enumerated() where bits != 0 {
       for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
         updated.append(Int64(word * 64 + bit))
       }
@@ -301,11 +352,11 @@ public final class MergeEngine {
 
   private func wasWrittenByThisImport(_ row: Int64) -> Bool {
     if row > lastRowBeforeImport { return true }
-    return touchedRows[Int(row / 64)] & (1 << UInt64(row % 64)) != 0
+    return matchedRows[Int(row / 64)] & (1 << UInt64(row % 64)) != 0
   }
 
-  private func markWritten(_ row: Int64) {
+  private func mark(_ row: Int64, in rows: inout [UInt64]) {
     guard row <= lastRowBeforeImport else { return }
-    touchedRows[Int(row / 64)] |= 1 << UInt64(row % 64)
+    rows[Int(row / 64)] |= 1 << UInt64(row % 64)
   }
 }

@@ -47,7 +47,8 @@ public enum Converter {
         reminder.listID = list.id
         try writer.write(reminder, in: list, depth: 0)
         count += 1
-      case .skipped:
+      case .skipped, .unchanged:
+        // A conversion gives its reader no `KnownRecords`, so nothing comes unchanged.
         break
       case .rejected(let reason, let location, let uid):
         rejected += 1

@@ -13,10 +13,11 @@ public enum Importer {
 
   /// Reads every record of `reader` into `store`. Any error, a rejected item, or a warning
   /// under `strict` rolls the whole import back; `dryRun` always rolls back. The report says
-  /// what was (or would have been) done.
+  /// what was (or would have been) done. `knownRecords`, when the reader was given it too,
+  /// lets the reader skip the records the store holds unchanged.
   public static func run(
     reader: any ReminderReader, into store: Store, source: InputSource, format: String,
-    options: Options, diagnostics: DiagnosticLog, progress: ((Int) -> Void)? = nil
+    options: Options, diagnostics: DiagnosticLog, knownRecords: KnownRecords? = nil, progress: ((Int) -> Void)? = nil
   ) throws -> ImportReport {
     var report = ImportReport(source: source.displayName, format: format)
     report.dryRun = options.dryRun
@@ -25,7 +26,9 @@ public enum Importer {
     do {
       report = try store.write(commit: !options.dryRun) {
         let listsBefore = try store.lastListRowID()
-        let engine = try MergeEngine(store: store, options: engineOptions, diagnostics: diagnostics, report: report)
+        let engine = try MergeEngine(
+          store: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
+        defer { knownRecords?.lookup = nil }
         let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
         var count = 0
         while let record = try reader.next() {

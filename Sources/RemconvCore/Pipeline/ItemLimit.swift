@@ -18,7 +18,7 @@ final class ItemLimitedReader: ReminderReader {
     if count > limit {
       var location = SourceLocation(file: source.displayName)
       switch record {
-      case .reminder(_, let at), .skipped(_, let at), .rejected(_, let at, _): location = at
+      case .reminder(_, let at), .skipped(_, let at), .rejected(_, let at, _), .unchanged(let at): location = at
       case .list: break
       }
       throw RemconvError.invalidInput(

@@ -5,7 +5,8 @@
 /// hundred bytes for every row; at a million rows that shows in profiles (docs/benchmarks.md).
 final class HotStatements {
   enum Query: Int, CaseIterable {
-    case fingerprint, insertReminder, updateReminder, rowIDByUID, parentRowID, reminderByRowID
+    case fingerprint, insertReminder, updateReminder, rowIDByUID, parentRowID, reminderByRowID, rowIDBySourceDigest
+    case setSourceDigest
   }
 
   private var prepared: [Statement?] = Array(repeating: nil, count: Query.allCases.count)

@@ -103,7 +103,7 @@ extension Store {
 
   static let fingerprintQuery = """
     SELECT r.id, r.list_id, r.parent_id, p.uid, r.title, r.notes, r.is_done, r.completed_at, r.flagged,
-      r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra
+      r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra, r.source_digest
     FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.uid = ? ORDER BY r.id LIMIT 1
     """
 
@@ -115,6 +115,9 @@ extension Store {
     public let parentRowID: Int64?
     public let parentUID: String?
     public let content: [SQLValue]
+    /// The digest of the record the reminder was last imported from, while it is as that
+    /// import left it (see `RecordDigest`).
+    public let sourceDigest: RecordDigest?
   }
 
   public func fingerprint(uid: String) throws -> StoredFingerprint? {
@@ -124,7 +127,7 @@ extension Store {
     guard let row = try statement.step() else { return nil }
     return StoredFingerprint(
       rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), parentUID: row.string(3),
-      content: (4..<18).map { row.value(at: $0) })
+      content: (4..<18).map { row.value(at: $0) }, sourceDigest: Self.recordDigest(row.value(at: 18)))
   }
 
   /// The row id of the first reminder with `uid`.
@@ -135,6 +138,36 @@ extension Store {
     return try statement.step()?.int(0)
   }
 
+  /// The row of the reminder stored from a record with this digest and unchanged since.
+  public func reminderRowID(sourceDigest digest: RecordDigest) throws -> Int64? {
+    let statement = try hot.statement(.rowIDBySourceDigest, in: database) {
+      "SELECT id FROM reminders WHERE source_digest = ? LIMIT 1"
+    }
+    try statement.bind(.blob(digest.bytes), at: 1)
+    defer { statement.reset() }
+    return try statement.step()?.int(0)
+  }
+
+  /// Whether any reminder has a source digest (see `RecordDigest`).
+  public func hasSourceDigests() throws -> Bool {
+    try database.scalar("SELECT EXISTS (SELECT 1 FROM reminders WHERE source_digest IS NOT NULL)") == .integer(1)
+  }
+
+  /// Records that a reminder is as the record with this digest leaves it.
+  public func setSourceDigest(_ digest: RecordDigest, ofReminderRow rowID: Int64) throws {
+    let statement = try hot.statement(.setSourceDigest, in: database) {
+      "UPDATE reminders SET source_digest = ? WHERE id = ?"
+    }
+    try statement.bind(.blob(digest.bytes), at: 1)
+    try statement.bind(.integer(rowID), at: 2)
+    _ = try statement.step()
+  }
+
+  static func recordDigest(_ value: SQLValue) -> RecordDigest? {
+    if case .blob(let bytes) = value { return RecordDigest(bytes: bytes) }
+    return nil
+  }
+
   /// The parent row of a reminder row, if it has one.
   public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
     let statement = try hot.statement(.parentRowID, in: database) { "SELECT parent_id FROM reminders WHERE id = ?" }
@@ -143,39 +176,51 @@ extension Store {
     return try statement.step()?.int(0)
   }
 
-  /// Binds a reminder's row (uid, list, parent, then `storedContent`) to parameters 1...17.
-  private func bindRow(_ statement: Statement, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws {
+  /// Binds a reminder's row (uid, list, parent, `storedContent`, then the source digest) to
+  /// parameters 1...18.
+  private func bindRow(
+    _ statement: Statement, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
+  ) throws {
     try statement.bind(.text(reminder.id), at: 1)
     try statement.bind(.integer(listRowID), at: 2)
     try statement.bind(parentRowID.map(SQLValue.integer) ?? .null, at: 3)
     try statement.bind(storedContent(of: reminder), from: 4)
+    try statement.bind(sourceDigest.map { .blob($0.bytes) } ?? .null, at: 18)
   }
 
+  /// Inserts a reminder; `sourceDigest` is the digest of the record it comes from, when an
+  /// import wrote it cleanly.
   @discardableResult
-  public func insertReminder(_ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws -> Int64 {
+  public func insertReminder(
+    _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
+  ) throws -> Int64 {
     let statement = try hot.statement(.insertReminder, in: database) {
       """
       INSERT INTO reminders (uid, list_id, parent_id, title, notes, is_done, completed_at, flagged,
-        due, due_kind, due_tz, priority, tags, url, created_at, edited_at, extra)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        due, due_kind, due_tz, priority, tags, url, created_at, edited_at, extra, source_digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """
     }
-    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID)
+    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
     _ = try statement.step()
     return database.lastInsertRowID
   }
 
-  public func updateReminder(rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?) throws {
+  /// Replaces a stored reminder. Its source digest becomes `sourceDigest`: nil unless an
+  /// import writes it from a record.
+  public func updateReminder(
+    rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
+  ) throws {
     let statement = try hot.statement(.updateReminder, in: database) {
       """
       UPDATE reminders SET uid = ?, list_id = ?, parent_id = ?, title = ?, notes = ?, is_done = ?,
         completed_at = ?, flagged = ?, due = ?, due_kind = ?, due_tz = ?, priority = ?, tags = ?,
-        url = ?, created_at = ?, edited_at = ?, extra = ?
+        url = ?, created_at = ?, edited_at = ?, extra = ?, source_digest = ?
       WHERE id = ?
       """
     }
-    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID)
-    try statement.bind(.integer(rowID), at: 18)
+    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    try statement.bind(.integer(rowID), at: 19)
     _ = try statement.step()
   }
 

@@ -45,7 +45,7 @@ enum Dialects {
         outcome.reminders.append(reminder)
         outcome.locations.append(location)
       case .skipped(let kind, _): outcome.skipped.append(kind)
-      case .rejected: Issue.record("unexpected record \(record)")
+      case .rejected, .unchanged: Issue.record("unexpected record \(record)")
       }
     }
     outcome.diagnostics = diagnostics.entries

@@ -61,6 +61,7 @@ enum ICSTest {
         result.locations[reminder.id] = location
       case .skipped(let kind, _): result.skipped.append(kind)
       case .rejected(let reason, _, _): result.skipped.append("rejected: " + reason)
+      case .unchanged(let location): result.skipped.append("unchanged: \(location)")
       }
     }
     result.diagnostics = log.entries

@@ -47,6 +47,8 @@ import RemconvTestSupport
       for (column, value) in before {
         #expect(after[column] == value, "reminder \(id), column \(column)")
       }
+      // 0006: no digest until an import writes the reminder from a record.
+      #expect(after["source_digest"] == .null, "reminder \(id) source_digest")
       if before["notes"] == nil {
         #expect(after["notes"] == .text("") && after["priority"] == .integer(0), "reminder \(id): 0002 defaults")
       }

@@ -38,7 +38,7 @@ enum OPMLTest {
       case .reminder(let reminder, let location):
         records.reminders.append(reminder)
         records.locations.append(location)
-      case .skipped, .rejected: break
+      case .skipped, .rejected, .unchanged: break
       }
     }
     return records

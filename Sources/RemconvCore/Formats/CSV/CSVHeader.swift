@@ -124,6 +124,13 @@ final class CSVRowStream {
     return (list.id, list)
   }
 
+  /// The record for a reminder the reader did not decode, after its list when the list is new.
+  func emitUnchanged(at location: SourceLocation, newList: ReminderList?) -> SourceRecord {
+    guard let newList else { return .unchanged(location) }
+    pending = .unchanged(location)
+    return .list(newList)
+  }
+
   /// The record for a reminder: its list first when the list is new, the reminder next.
   func emit(_ reminder: Reminder, at location: SourceLocation, newList: ReminderList?) -> SourceRecord {
     guard let newList else { return .reminder(reminder, location) }

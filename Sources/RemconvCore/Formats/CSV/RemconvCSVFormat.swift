@@ -48,6 +48,8 @@ public enum RemconvCSVFormat {
     private var listIndexes: [(key: String, column: String, index: Int)] = []
     /// Indexes of the columns kept in `extra.csv`.
     private var unknownIndexes: [Int] = []
+    /// What a row's digest depends on besides its cells: the options and the header.
+    private var digestContext = RecordDigest(high: 0, low: 0)
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -72,16 +74,30 @@ public enum RemconvCSVFormat {
           header.index(of: column).map { (key, column, $0) }
         }
         unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
+        digestContext = context.recordDigestContext(format: "csv", header.names)
         return header
       }
       return nil
     }
 
     /// Turns a row into a reminder (after its list when the list is new), or a list-only row
-    /// into its list; nil for a list-only row of a list already seen.
-    private func decode(_ record: CSVRecord, header: CSVHeader) -> SourceRecord? {
+    /// into its list; nil for a list-only row of a list already seen. A row the store holds
+    /// unchanged is not decoded (`KnownRecords`); its list is, as for any row.
+    private func decode(_ record: CSVRecord, header: CSVHeader) throws -> SourceRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
+      var listMembers: [String: JSONValue] = Dictionary(minimumCapacity: listIndexes.count)
+      for (key, column, index) in listIndexes {
+        if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
+      }
+      let (listID, newList) = list(for: listMembers, at: location)
+      var digest: RecordDigest?
+      if let knownRecords = context.knownRecords {
+        let rowDigest = self.digest(of: record)
+        if try knownRecords.holdsUnchanged(rowDigest) { return rows.emitUnchanged(at: location, newList: newList) }
+        digest = rowDigest
+      }
+      let reportedBefore = context.diagnostics.reportedCount
       var members: [String: JSONValue] = Dictionary(minimumCapacity: reminderIndexes.count)
       for (column, index) in reminderIndexes {
         if let value = Self.value(of: record, at: index, column: column) { members[column] = value }
@@ -100,11 +116,6 @@ public enum RemconvCSVFormat {
           if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
         }
       }
-      var listMembers: [String: JSONValue] = Dictionary(minimumCapacity: listIndexes.count)
-      for (key, column, index) in listIndexes {
-        if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
-      }
-      let (listID, newList) = list(for: listMembers, at: location)
       if members.isEmpty, kept.isEmpty, !listMembers.isEmpty {
         return newList.map(SourceRecord.list)
       }
@@ -115,7 +126,21 @@ public enum RemconvCSVFormat {
         bag.merge(kept) { _, column in column }
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
+      if let digest, reminder.id == members["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
+        context.knownRecords?.note(digest, forUID: reminder.id)
+      }
       return rows.emit(reminder, at: location, newList: newList)
+    }
+
+    /// The digest of a row: every cell as read, and whether it was quoted (a quoted empty cell
+    /// is the empty string, a bare one no value).
+    private func digest(of record: CSVRecord) -> RecordDigest {
+      var digest = digestContext
+      for (index, field) in record.fields.enumerated() {
+        digest = digest.appending(field)
+        if record.quoted[index] { digest = digest.appending(marker: 1) }
+      }
+      return digest
     }
 
     /// The id of the row's list, and the list itself the first time it is named. A row that

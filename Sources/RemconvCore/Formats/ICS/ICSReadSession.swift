@@ -8,6 +8,8 @@ final class ICSReadSession {
   let derivedIDs: DerivedIDGenerator
   /// Keys of warnings given once per input (floating timestamps, ...).
   private var warned: Set<String> = []
+  /// How often a warning said once per input came up, said or not.
+  private(set) var onceWarningsAsked = 0
 
   init(file: String, diagnostics: DiagnosticLog, options: ReaderOptions, links: ChildLinks, derivedIDs: DerivedIDGenerator) {
     self.file = file
@@ -26,6 +28,7 @@ final class ICSReadSession {
 
   /// Warns the first time `key` comes up in this input; later cases are alike and stay quiet.
   func warnOnce(_ key: String, _ code: String, _ message: String, line: Int?, uid: String?) {
+    onceWarningsAsked += 1
     guard warned.insert(key).inserted else { return }
     warn(code, message + " (said once per input)", line: line, uid: uid)
   }

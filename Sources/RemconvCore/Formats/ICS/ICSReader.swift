@@ -26,9 +26,14 @@ final class ICSReader: ReminderReader {
   private var strayList: ReminderList?
   /// VTODOs with one UID, next to each other: a master and its RECURRENCE-ID overrides.
   private var group: [ComponentBlock] = []
+  /// The UID of the held group (nil when its first VTODO has none).
+  private var groupUID: String?
   private var groupListID = ""
   private var groupWrittenByRemconv = false
   private var finished = false
+  /// Set when an import lets this reader skip the VTODOs the store holds unchanged, with what
+  /// their digests depend on besides their lines (the options, every VTIMEZONE of the input).
+  private let skipping: (known: KnownRecords, context: RecordDigest)?
 
   /// The components whose lines the reader needs; others are only counted.
   static let keptComponents: Set<String> = ["VTODO", "VTIMEZONE"]
@@ -39,16 +44,18 @@ final class ICSReader: ReminderReader {
       file: context.source.displayName, diagnostics: context.diagnostics, options: context.options,
       links: ChildLinks(), derivedIDs: DerivedIDGenerator())
     let inputs = try ICSInput.openTwice(context)
-    try ICSPrescan.scan(inputs.prescan, session: session)
+    let zones = try ICSPrescan.scan(inputs.prescan, session: session)
     self.init(
       bytes: inputs.main, session: session, itemList: nil, derivation: nil,
-      fallbackName: context.source.baseName ?? "Reminders", reportsMissingChildren: true)
+      fallbackName: context.source.baseName ?? "Reminders", reportsMissingChildren: true,
+      skipping: context.knownRecords.map { ($0, context.recordDigestContext(format: "ics", [zones])) })
   }
 
   init(
     bytes: ByteReader, session: ICSReadSession, itemList: ReminderList?, derivation: [String]?, fallbackName: String,
-    reportsMissingChildren: Bool
+    reportsMissingChildren: Bool, skipping: (known: KnownRecords, context: RecordDigest)? = nil
   ) {
+    self.skipping = skipping
     self.session = session
     self.cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: session.diagnostics), file: session.file,
@@ -64,19 +71,19 @@ final class ICSReader: ReminderReader {
       guard !finished else { return nil }
       guard let event = try cutter.next() else {
         finished = true
-        flushGroup()
+        try flushGroup()
         if reportsMissingChildren { session.links.reportMissing(to: session.diagnostics) }
         break
       }
-      handle(event)
+      try handle(event)
     }
     return queue.isEmpty ? nil : queue.removeFirst()
   }
 
-  private func handle(_ event: CutterEvent) {
+  private func handle(_ event: CutterEvent) throws {
     switch event {
     case .calendarBegin:
-      flushGroup()
+      try flushGroup()
       calendarProperties = []
       calendarList = nil
       propertiesAfterList = false
@@ -93,12 +100,12 @@ final class ICSReader: ReminderReader {
       case "VTIMEZONE":
         session.zones.add(block)
       case "VTODO":
-        add(block, listID: listID(insideCalendar: insideCalendar))
+        try add(block, listID: listID(insideCalendar: insideCalendar))
       default:
         queue.append(.skipped(kind: block.name, session.location(block.startLine)))
       }
     case .calendarEnd:
-      flushGroup()
+      try flushGroup()
       guard itemList == nil else { return }
       if calendarList == nil, VCalendarDecoder.hasName(calendarProperties) {
         queue.append(.list(decodeCalendar()))
@@ -133,15 +140,15 @@ final class ICSReader: ReminderReader {
     VCalendarDecoder(session: session).decode(calendarProperties, fallbackName: fallbackName)
   }
 
-  private func add(_ block: ComponentBlock, listID: String) {
-    if let uid = block.firstValue(of: "UID"), !uid.isEmpty, let first = group.first, listID == groupListID,
-      first.firstValue(of: "UID") == uid
-    {
+  private func add(_ block: ComponentBlock, listID: String) throws {
+    let uid = block.firstValue(of: "UID")
+    if let uid, !uid.isEmpty, !group.isEmpty, listID == groupListID, groupUID == uid {
       group.append(block)
       return
     }
-    flushGroup()
+    try flushGroup()
     group = [block]
+    groupUID = uid
     groupListID = listID
     groupWrittenByRemconv = calendarProperties.contains { line in
       line.name == "PRODID" && line.parts?.value == ICSFormat.productID
@@ -150,9 +157,22 @@ final class ICSReader: ReminderReader {
 
   /// Decodes the held group: the master with its overrides; an extra master with the same UID
   /// as a reminder of its own (the merge engine reports the duplicate).
-  private func flushGroup() {
+  private func flushGroup() throws {
     guard !group.isEmpty else { return }
     defer { group = [] }
+    // A group with a UID the store holds unchanged is not decoded; it still counts as read
+    // for the links parents state (`missing-child`).
+    var digest: (value: RecordDigest, uid: String)?
+    if let skipping, let uid = groupUID, !uid.isEmpty {
+      let value = groupDigest(uid: uid, context: skipping.context)
+      if try skipping.known.holdsUnchanged(value) {
+        session.links.markSeen(uid)
+        queue.append(.unchanged(session.location(group[0].startLine)))
+        return
+      }
+      digest = (value, uid)
+    }
+    let reportedBefore = session.diagnostics.reportedCount
     var masters = group.filter { !Self.isOverride($0) }
     var overrides = group.filter(Self.isOverride)
     if masters.isEmpty {
@@ -164,12 +184,32 @@ final class ICSReader: ReminderReader {
       masters = [first]
     }
     let decoder = VTodoDecoder(session: session)
+    let onceWarnings = session.onceWarningsAsked
     for (index, master) in masters.enumerated() {
       let reminder = decoder.decode(
         master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation,
         stampIsEditTime: !groupWrittenByRemconv)
+      // Not when decoding warned: skipping the group next time would silence the warning. Nor
+      // when a warning said once per input came up, said or not: skipping this VTODO next
+      // time could move that warning to another VTODO.
+      if let digest, masters.count == 1, reminder.id == digest.uid, session.onceWarningsAsked == onceWarnings,
+        session.diagnostics.reportedCount == reportedBefore
+      {
+        skipping?.known.note(digest.value, forUID: reminder.id)
+      }
       queue.append(.reminder(reminder, session.location(master.startLine)))
     }
+  }
+
+  /// The digest of the held group: its lines, and what decoding them depends on beyond them
+  /// (its list, whether remconv wrote the calendar, the parent that names it as a child).
+  private func groupDigest(uid: String, context: RecordDigest) -> RecordDigest {
+    var digest = context.appending(groupListID).appending(marker: groupWrittenByRemconv ? 1 : 0)
+    digest = session.links.parent(of: uid).map { digest.appending($0.parent) } ?? digest.appending(marker: 2)
+    for block in group {
+      for line in block.lines { digest = digest.appending(line.text) }
+    }
+    return digest
   }
 
   private static func isOverride(_ block: ComponentBlock) -> Bool { block.has("RECURRENCE-ID") }
@@ -177,7 +217,11 @@ final class ICSReader: ReminderReader {
 
 /// The first pass over an input: VTIMEZONEs and parent-to-child links.
 enum ICSPrescan {
-  static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) {
+  /// Reads the VTIMEZONEs and the links; returns a digest of the VTIMEZONEs' lines as text,
+  /// for the digests of VTODOs (a VTODO's times mean what the zones say).
+  @discardableResult
+  static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) -> String {
+    var zones = RecordDigest(high: 0, low: 0)
     // Of a VTODO only its UID and RELATED-TO lines are needed here.
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
@@ -187,6 +231,7 @@ enum ICSPrescan {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {
         session.zones.add(block)
+        for line in block.lines { zones = zones.appending(line.text) }
       } else if let parent = block.firstValue(of: "UID"), !parent.isEmpty {
         for (_, line) in block.topLevelProperties() where line.name == "RELATED-TO" {
           guard let parts = line.parts, parts.parameter("RELTYPE")?.uppercased() == "CHILD" else { continue }
@@ -195,6 +240,7 @@ enum ICSPrescan {
         }
       }
     }
+    return "\(zones.high)-\(zones.low)"
   }
 }
 

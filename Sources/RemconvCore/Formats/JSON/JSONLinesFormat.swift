@@ -26,10 +26,13 @@ public enum JSONLinesFormat {
     private var lineNumber = 0
     private var knownLists: [String: String] = [:]  // list key → list id
     private var pending: SourceRecord?
+    /// What a line's digest depends on besides its bytes.
+    private let digestContext: RecordDigest
 
     init(context: ReaderContext) throws {
       self.context = context
       bytes = try context.openByteReader()
+      digestContext = context.recordDigestContext(format: "jsonl")
     }
 
     func next() throws -> SourceRecord? {
@@ -66,16 +69,33 @@ public enum JSONLinesFormat {
           listID = list.id
           newList = list
         }
+        // The list is read from every line, so a line the store holds unchanged still
+        // announces its list; only the reminder is not decoded.
+        var digest: RecordDigest?
+        if let knownRecords = context.knownRecords {
+          let lineDigest = RecordDigest(of: line, seed: digestContext)
+          if try knownRecords.holdsUnchanged(lineDigest) {
+            return announce(newList, then: .unchanged(location))
+          }
+          digest = lineDigest
+        }
+        let reportedBefore = context.diagnostics.reportedCount
         let reminder = ReminderJSON.decodeReminder(
           members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
           ignoring: JSONLinesFormat.listKeySet)
-        if let newList {
-          pending = .reminder(reminder, location)
-          return .list(newList)
+        if let digest, reminder.id == members["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
+          context.knownRecords?.note(digest, forUID: reminder.id)
         }
-        return .reminder(reminder, location)
+        return announce(newList, then: .reminder(reminder, location))
       }
       return nil
+    }
+
+    /// `record`, after `list` when the line announced a new one.
+    private func announce(_ list: ReminderList?, then record: SourceRecord) -> SourceRecord {
+      guard let list else { return record }
+      pending = record
+      return .list(list)
     }
   }
 

@@ -52,6 +52,8 @@ public enum RemconvJSONFormat {
     private var emittedDiagnostics: Set<Diagnostic> = []
     /// Reminders met before their list's `id` and `name` (only when a producer orders keys so).
     private var waiting: [([String: JSONValue], SourceLocation)] = []
+    /// What the digest of a reminder of `currentList` depends on besides its bytes.
+    private var digestContext: RecordDigest?
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -75,6 +77,7 @@ public enum RemconvJSONFormat {
           try parser.expect(UInt8(ascii: "{"), "a list object")
           listMembers = [:]
           currentList = nil
+          digestContext = nil
           emittedMembers = [:]
           emittedDiagnostics = []
           waiting = []
@@ -110,11 +113,25 @@ public enum RemconvJSONFormat {
           state = .reminders(first: false)
           _ = try parser.peekToken()
           let location = parser.location
-          guard case .object(let object) = try parser.parseValue(depth: 3) else {
+          let captured = try parser.captureValue(depth: 3)
+          var digest: RecordDigest?
+          if let list = currentList, let knownRecords = context.knownRecords {
+            let seed = digestContext ?? context.recordDigestContext(format: "json", [list.id])
+            digestContext = seed
+            let reminderDigest = RecordDigest(of: captured.bytes, seed: seed)
+            if try knownRecords.holdsUnchanged(reminderDigest) { return .unchanged(location) }
+            digest = reminderDigest
+          }
+          guard case .object(let object) = try parser.parse(captured) else {
             throw RemconvError.malformedInput("a reminder must be a JSON object", at: location)
           }
           if let list = currentList {
-            return .reminder(decode(object, list: list, location), location)
+            let reportedBefore = context.diagnostics.reportedCount
+            let reminder = decode(object, list: list, location)
+            if let digest, reminder.id == object["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
+              context.knownRecords?.note(digest, forUID: reminder.id)
+            }
+            return .reminder(reminder, location)
           }
           guard waiting.count < Self.maximumWaitingReminders else {
             throw RemconvError.invalidInput(

@@ -45,6 +45,8 @@ final class OPMLReader: ReminderReader {
   private var defaultListID: String?
   /// What derived UIDs use for the import's default list, which has no id in the source.
   private lazy var defaultListKey = "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
+  /// What an outline's digest depends on besides its attributes (see `KnownRecords`).
+  private lazy var digestContext = context.recordDigestContext(format: "opml")
 
   init(context: ReaderContext) throws {
     self.context = context
@@ -139,21 +141,21 @@ final class OPMLReader: ReminderReader {
     let location = context.location(line: tag.line)
     switch frames.last {
     case .list(let listID):
-      emitReminder(attributes, listID: listID, parentID: nil, at: location)
+      try emitReminder(tag, attributes, listID: listID, parentID: nil, at: location)
     case .reminder(let parentID, let listID):
       if attributes.peekRemconv(OPMLName.Remconv.kind) == OPMLName.listKind {
         context.diagnostics.warning(
           "nested-list", "a list cannot nest inside another outline; this one is read as a reminder",
           at: location, uid: attributes.peekRemconv(OPMLName.Remconv.id))
       }
-      emitReminder(attributes, listID: listID, parentID: parentID, at: location)
+      try emitReminder(tag, attributes, listID: listID, parentID: parentID, at: location)
     case nil:
       if try isList(attributes) {
         let list = decodeList(attributes, at: location)
         pending.append(.list(list))
         frames.append(.list(id: list.id))
       } else {
-        emitReminder(attributes, listID: defaultList(), parentID: nil, at: location)
+        try emitReminder(tag, attributes, listID: defaultList(), parentID: nil, at: location)
       }
     }
   }
@@ -189,8 +191,32 @@ final class OPMLReader: ReminderReader {
 
   // MARK: Outlines to lists and reminders
 
-  private func emitReminder(_ attributes: OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation) {
+  /// Decodes an outline into a reminder, unless it names its UID and the store holds it
+  /// unchanged: then its subtasks still find it by that UID.
+  private func emitReminder(
+    _ tag: XMLStartTag, _ attributes: OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation
+  ) throws {
+    var digest: RecordDigest?
+    let explicitID = attributes.peekRemconv(OPMLName.Remconv.id)
+    if let knownRecords = context.knownRecords, let explicitID {
+      var outline = digestContext.appending(listID)
+      outline = parentID.map { outline.appending($0) } ?? outline.appending(marker: 0)
+      for attribute in tag.attributes {
+        outline = attribute.namespace.map { outline.appending($0) } ?? outline.appending(marker: 1)
+        outline = outline.appending(attribute.localName).appending(attribute.value)
+      }
+      if try knownRecords.holdsUnchanged(outline) {
+        pending.append(.unchanged(location))
+        frames.append(.reminder(id: explicitID, listID: listID))
+        return
+      }
+      digest = outline
+    }
+    let reportedBefore = context.diagnostics.reportedCount
     let reminder = decodeReminder(attributes, listID: listID, enclosingID: parentID, at: location)
+    if let digest, reminder.id == explicitID, context.diagnostics.reportedCount == reportedBefore {
+      context.knownRecords?.note(digest, forUID: reminder.id)
+    }
     pending.append(.reminder(reminder, location))
     frames.append(.reminder(id: reminder.id, listID: listID))
   }

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# OPML benchmark (issue 7): remconv on a generated outliner-style file.
+# OPML benchmark (issue 7): remconv on a generated outliner-style file. `make bench` measures
+# remconv's own OPML (every outline with its UID); this measures what an outliner writes
+# instead, with no UIDs (every one derived), Workflowy HTML and Logseq markers.
 #
 #   bench/opml.sh [ITEMS]        (default 100000)
 #

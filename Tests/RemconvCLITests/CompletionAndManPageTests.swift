@@ -15,19 +15,8 @@ import Testing
 
   /// Runs a program; returns its status, stdout and stderr.
   static func execute(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let run = try Program.run(path, arguments, environment: environment)
+    return (run.status, run.output, run.errors)
   }
 
   static func script(_ shell: String) -> String {

@@ -7,32 +7,10 @@ import Testing
 @Suite struct EndToEndTests {
   static let binary = Repository.path(".build/debug/remconv")
 
-  struct Outcome {
-    let status: Int32
-    let output: String
-    let errors: String
-  }
-
-  static func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    let output = Pipe()
-    let errors = Pipe()
-    let stdin = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-      errors: String(decoding: errData, as: UTF8.self))
+  static func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]) throws
+    -> ProcessOutcome
+  {
+    try Program.run(executable, arguments, environment: environment, input: input)
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))

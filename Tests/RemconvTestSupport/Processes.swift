@@ -17,6 +17,40 @@ public enum RemconvBinary {
   public static var longRuns: Bool { ProcessInfo.processInfo.environment["REMCONV_LONG_TESTS"] == "1" }
 }
 
+/// Any program run to its end (a shell, a peer, a copied binary), with `input` on its
+/// standard input. Output and errors go to files, not pipes: a program that fills one pipe
+/// while the test reads the other would never end.
+public enum Program {
+  public static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+  ) throws -> ProcessOutcome {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("remconv-program-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outputPath = scratch.appendingPathComponent("stdout").path
+    let errorPath = scratch.appendingPathComponent("stderr").path
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+      FileManager.default.createFile(atPath: errorPath, contents: nil)
+    else { throw CocoaError(.fileWriteUnknown) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    let stdin = Pipe()
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return ProcessOutcome(
+      status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+      output: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",
+      errors: (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+  }
+}
+
 /// How a process ended.
 public struct ProcessOutcome: Sendable {
   /// The exit status, or the signal number when `signaled`.

@@ -168,7 +168,7 @@ import Testing
       """)
   }
 
-  private func todoman(_ arguments: [String], config: String, home: String) throws -> (status: Int32, output: String, errors: String) {
+  private func todoman(_ arguments: [String], config: String, home: String) throws -> ProcessOutcome {
     try ICSTest.run(
       Self.todomanPath, ["--config", config] + arguments,
       environment: ["TZ": "UTC", "HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])

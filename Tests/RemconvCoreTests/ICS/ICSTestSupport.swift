@@ -103,24 +103,8 @@ enum ICSTest {
 
   /// Runs a program and returns its exit status, standard output and standard error.
   static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil) throws
-    -> (status: Int32, output: String, errors: String)
+    -> ProcessOutcome
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    let inputPipe = Pipe()
-    process.standardInput = inputPipe
-    try process.run()
-    if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try inputPipe.fileHandleForWriting.close()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    try Program.run(executable, arguments, environment: environment, input: input)
   }
 }

@@ -27,11 +27,11 @@ public final class MergeEngine {
   private var defaultList: StoredList?
   /// Rows present before the import began have ids up to this; newer rows were added by it.
   private let lastRowBeforeImport: Int64
-  /// Which pre-existing rows this import already matched (by row id, one bit each), to spot a
-  /// UID that comes twice in one source without holding every UID in memory.
-  private var matchedRows: [UInt64]
+  /// Which pre-existing rows this import already matched, to spot a UID that comes twice in
+  /// one source without holding every UID in memory.
+  private var matchedRows = RowBits()
   /// Which pre-existing rows this import changed: what its validation looks at.
-  private var changedRows: [UInt64]
+  private var changedRows = RowBits()
   /// Lets the reader skip records the store holds unchanged (see `RecordDigest`).
   private let knownRecords: KnownRecords?
   /// What record digests are combined with: the options of this import that decide where a
@@ -51,8 +51,6 @@ public final class MergeEngine {
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     let maxRow = try store.database.scalar("SELECT coalesce(max(id), 0) FROM reminders")
     if case .integer(let value) = maxRow { lastRowBeforeImport = value } else { lastRowBeforeImport = 0 }
-    matchedRows = [UInt64](repeating: 0, count: Int(lastRowBeforeImport / 64) + 1)
-    changedRows = matchedRows
     // Only digests stored before this import can name a row to skip: into a store without
     // any (a first import), readers are told at once that nothing is known.
     if knownRecords != nil, try store.hasSourceDigests() {
@@ -341,22 +339,15 @@ public final class MergeEngine {
   /// What this import wrote: every reminder row above `addedAfter` is new, and `updated` are
   /// the rows that existed before and that it changed.
   public var writtenReminderRows: (addedAfter: Int64, updated: [Int64]) {
-    var updated: [Int64] = []
-    for (word, bits) in changedRows.enumerated() where bits != 0 {
-      for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
-        updated.append(Int64(word * 64 + bit))
-      }
-    }
-    return (lastRowBeforeImport, updated)
+    (lastRowBeforeImport, changedRows.sorted)
   }
 
   private func wasWrittenByThisImport(_ row: Int64) -> Bool {
-    if row > lastRowBeforeImport { return true }
-    return matchedRows[Int(row / 64)] & (1 << UInt64(row % 64)) != 0
+    row > lastRowBeforeImport || matchedRows.contains(row)
   }
 
-  private func mark(_ row: Int64, in rows: inout [UInt64]) {
+  private func mark(_ row: Int64, in rows: inout RowBits) {
     guard row <= lastRowBeforeImport else { return }
-    rows[Int(row / 64)] |= 1 << UInt64(row % 64)
+    rows.insert(row)
   }
 }

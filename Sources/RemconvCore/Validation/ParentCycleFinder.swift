@@ -63,7 +63,7 @@ struct ParentCycleFinder {
   static func cycles(
     reachableFrom starts: [Int64], parentOf: (Int64) throws -> Int64?
   ) rethrows -> [[Int64]] {
-    var explored = Set<Int64>()
+    var explored = RowBits()
     var seen = Set<[Int64]>()
     var found: [[Int64]] = []
     for start in starts where !explored.contains(start) {
@@ -83,7 +83,7 @@ struct ParentCycleFinder {
         current = try parentOf(row)
       }
       // Every row of this walk has been followed to its end: walking it again finds nothing new.
-      explored.formUnion(path)
+      for row in path { explored.insert(row) }
     }
     return found.sorted { ($0.first ?? 0) < ($1.first ?? 0) }
   }

@@ -109,11 +109,6 @@ public struct RecordDigest: Hashable, Sendable {
     return RecordDigest(of: Array(utf8), seed: self)
   }
 
-  /// This digest followed by a piece of bytes.
-  public func appending(bytes: [UInt8]) -> RecordDigest {
-    RecordDigest(of: bytes, seed: self)
-  }
-
   /// This digest followed by a mark (a flag, an absent value), told apart from any text.
   public func appending(marker: UInt64) -> RecordDigest {
     RecordDigest(high: high ^ Self.finalMix(marker &+ 1), low: low &+ 0x9e37_79b9_7f4a_7c15)

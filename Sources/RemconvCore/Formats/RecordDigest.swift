@@ -169,12 +169,17 @@ public final class KnownRecords {
     return true
   }
 
-  /// Notes the digest of the record that gave the reminder `uid`. A reader calls it only when
-  /// the UID came from the record itself: a UID it derived depends on the records before, so
-  /// the record alone does not say what it gives.
-  public func note(_ digest: RecordDigest, forUID uid: String) {
+  /// Notes the digest of the record that gave `reminder`, when decoding it was clean: the
+  /// reminder's UID is `statedUID`, the one the record states (a UID a reader derived depends
+  /// on the records before, so the record alone does not say what it gives), and nothing was
+  /// reported since `reportedBefore` (skipping the record next time would silence it).
+  public func note(
+    _ digest: RecordDigest?, for reminder: Reminder, statedUID: String?, reportedBefore: Int,
+    in diagnostics: DiagnosticLog
+  ) {
+    guard let digest, reminder.id == statedUID, diagnostics.reportedCount == reportedBefore else { return }
     if noted.count >= Self.notedLimit { noted.removeFirst(noted.count / 2) }
-    noted.append((uid, digest))
+    noted.append((reminder.id, digest))
   }
 
   /// The digest noted last for `uid`, once.

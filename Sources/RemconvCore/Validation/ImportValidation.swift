@@ -1,6 +1,6 @@
 /// The checks of `remconv validate`, run by an import on what it wrote.
 ///
-/// Scoped to the reminders the import added or matched and the lists they are in (or that it
+/// Scoped to the reminders the import added or changed and the lists they are in (or that it
 /// added), so a small import into a big store stays cheap. Each finding becomes a warning
 /// whose code is the rule id; what the merge engine already reported for the same item is not
 /// repeated. Nothing is repaired: `remconv validate --fix` does that, after a backup.

@@ -126,9 +126,8 @@ public enum RemconvCSVFormat {
         bag.merge(kept) { _, column in column }
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
-      if let digest, reminder.id == members["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
-        context.knownRecords?.note(digest, forUID: reminder.id)
-      }
+      context.knownRecords?.note(
+        digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore, in: context.diagnostics)
       return rows.emit(reminder, at: location, newList: newList)
     }
 

@@ -189,13 +189,11 @@ final class ICSReader: ReminderReader {
       let reminder = decoder.decode(
         master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation,
         stampIsEditTime: !groupWrittenByRemconv)
-      // Not when decoding warned: skipping the group next time would silence the warning. Nor
-      // when a warning said once per input came up, said or not: skipping this VTODO next
-      // time could move that warning to another VTODO.
-      if let digest, masters.count == 1, reminder.id == digest.uid, session.onceWarningsAsked == onceWarnings,
-        session.diagnostics.reportedCount == reportedBefore
-      {
-        skipping?.known.note(digest.value, forUID: reminder.id)
+      // Not for a group of two masters (a duplicate), nor when a warning said once per input
+      // came up, said or not: skipping this VTODO next time could move that warning to another.
+      if masters.count == 1, session.onceWarningsAsked == onceWarnings {
+        skipping?.known.note(
+          digest?.value, for: reminder, statedUID: digest?.uid, reportedBefore: reportedBefore, in: session.diagnostics)
       }
       queue.append(.reminder(reminder, session.location(master.startLine)))
     }

@@ -83,9 +83,9 @@ public enum JSONLinesFormat {
         let reminder = ReminderJSON.decodeReminder(
           members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
           ignoring: JSONLinesFormat.listKeySet)
-        if let digest, reminder.id == members["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
-          context.knownRecords?.note(digest, forUID: reminder.id)
-        }
+        context.knownRecords?.note(
+          digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore,
+          in: context.diagnostics)
         return announce(newList, then: .reminder(reminder, location))
       }
       return nil

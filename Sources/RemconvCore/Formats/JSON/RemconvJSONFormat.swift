@@ -128,9 +128,9 @@ public enum RemconvJSONFormat {
           if let list = currentList {
             let reportedBefore = context.diagnostics.reportedCount
             let reminder = decode(object, list: list, location)
-            if let digest, reminder.id == object["id"]?.stringValue, context.diagnostics.reportedCount == reportedBefore {
-              context.knownRecords?.note(digest, forUID: reminder.id)
-            }
+            context.knownRecords?.note(
+              digest, for: reminder, statedUID: object["id"]?.stringValue, reportedBefore: reportedBefore,
+              in: context.diagnostics)
             return .reminder(reminder, location)
           }
           guard waiting.count < Self.maximumWaitingReminders else {

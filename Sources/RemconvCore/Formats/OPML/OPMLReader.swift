@@ -214,9 +214,8 @@ final class OPMLReader: ReminderReader {
     }
     let reportedBefore = context.diagnostics.reportedCount
     let reminder = decodeReminder(attributes, listID: listID, enclosingID: parentID, at: location)
-    if let digest, reminder.id == explicitID, context.diagnostics.reportedCount == reportedBefore {
-      context.knownRecords?.note(digest, forUID: reminder.id)
-    }
+    context.knownRecords?.note(
+      digest, for: reminder, statedUID: explicitID, reportedBefore: reportedBefore, in: context.diagnostics)
     pending.append(.reminder(reminder, location))
     frames.append(.reminder(id: reminder.id, listID: listID))
   }

@@ -75,6 +75,31 @@ import RemconvTestSupport
     #expect(outcome.reminders[2].isDone)
   }
 
+  @Test func readsTheTasksOfAWrapperAndReportsItsOtherMembers() throws {
+    let outcome = try Dialects.read(format, path: Dialects.fixture("taskwarrior", "wrapped.json"))
+    #expect(outcome.reminders.map(\.title) == ["Renew passport", "Book flights"])
+    #expect(outcome.lists.map(\.name) == ["Admin"])
+    #expect(outcome.reminders[1].isDone)
+    #expect(outcome.reminders.allSatisfy { $0.extra["json"] == nil && $0.extra["taskwarrior"]?["tasks"] == nil })
+    let reported = outcome.warnings("cannot-carry")
+    #expect(reported.count == 1)
+    #expect(reported.first?.message.hasSuffix("exported, host, version") == true, "\(reported)")
+    #expect(reported.first?.location?.line == 1)
+    #expect(outcome.diagnostics.count == 1, "\(outcome.diagnostics)")
+  }
+
+  @Test func aTaskHoldingTasksIsRefused() throws {
+    let error = try #require(throws: RemconvError.self) {
+      try Dialects.read(format, path: Dialects.fixture("taskwarrior", "bad-nested-wrapper.json"))
+    }
+    guard case .malformedInput(let message, let location, _) = error else {
+      Issue.record("expected malformed input, got \(error)")
+      return
+    }
+    #expect(message.contains("a task holds a \"tasks\" array"))
+    #expect(location.line == 2)
+  }
+
   @Test func badValuesAreWarningsAndKept() throws {
     let outcome = try Dialects.read(format, path: Dialects.fixture("taskwarrior", "bad-values.json"))
     #expect(outcome.reminders.count == 2)

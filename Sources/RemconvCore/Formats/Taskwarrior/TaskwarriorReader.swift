@@ -1,4 +1,8 @@
 /// Reads `task export`: a JSON array of tasks or one task object per line, one task at a time.
+///
+/// Backups made by scripts and sync tools often wrap that array in an object
+/// (`{"exported":…,"tasks":[…]}`); the tasks are read from it, and the wrapper's other members,
+/// which no reminder can hold, are reported.
 final class TaskwarriorReader: ReminderReader {
   private typealias UDA = TaskwarriorFormat.UDA
 
@@ -14,7 +18,7 @@ final class TaskwarriorReader: ReminderReader {
   init(context: ReaderContext) throws {
     self.context = context
     stream = JSONItemStream(
-      parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [], allowsSequence: true)
+      parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [Self.wrapperKey], allowsSequence: true)
     defaultListName = context.options.listName ?? context.source.baseName ?? "Reminders"
   }
 
@@ -23,7 +27,9 @@ final class TaskwarriorReader: ReminderReader {
       self.pending = nil
       return pending
     }
-    guard let event = try stream.next() else { return nil }
+    var event = try stream.next()
+    while let wrapper = event, try readWrapper(wrapper) { event = try stream.next() }
+    guard let event else { return nil }
     guard case .item(let members, _, let location) = event else {
       throw RemconvError.malformedInput("a Taskwarrior export is an array of task objects", at: stream.parser.location)
     }
@@ -35,6 +41,40 @@ final class TaskwarriorReader: ReminderReader {
       return .list(ReminderList(id: reminder.listID, name: project))
     }
     return .reminder(reminder, location)
+  }
+
+  /// The member of a wrapper object that holds the tasks. No task has a member of this name
+  /// holding an array (user-defined attributes are strings, numbers, dates or durations).
+  private static let wrapperKey = "tasks"
+  /// Where the wrapper began and the names of its other members.
+  private var wrapper: (location: SourceLocation, keys: [String])?
+
+  /// Takes in a wrapper's start or end; false for any other event. A wrapper inside a task,
+  /// or inside another wrapper, is not Taskwarrior's.
+  private func readWrapper(_ event: JSONItemStream.Event) throws -> Bool {
+    switch event {
+    case .containerStart(let members, _, let depth, let location):
+      guard depth == 0 else {
+        throw RemconvError.malformedInput(
+          "a task holds a \"\(Self.wrapperKey)\" array: a Taskwarrior export is an array of task objects", at: location)
+      }
+      wrapper = (location, members.keys.sorted())
+      return true
+    case .containerEnd(let trailing, _):
+      guard let wrapper else { return true }
+      self.wrapper = nil
+      let keys = wrapper.keys + trailing.keys.sorted()
+      if !keys.isEmpty {
+        context.diagnostics.warning(
+          "cannot-carry",
+          "the object around the tasks has members no reminder holds; they are not imported: "
+            + keys.joined(separator: ", "),
+          at: wrapper.location)
+      }
+      return true
+    case .item:
+      return false
+    }
   }
 
   /// A task as a reminder, and its project when it has one.

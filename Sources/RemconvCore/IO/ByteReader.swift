@@ -16,7 +16,9 @@ public final class ByteReader {
   public let name: String
   private let descriptor: Int32
   private let ownsDescriptor: Bool
-  private var buffer: [UInt8]
+  /// A fixed allocation rather than an array: an array stored in a class is checked for
+  /// exclusive access at run time on every use, and the parsers use it for every line or run.
+  private let buffer: UnsafeMutableBufferPointer<UInt8>
   private var position = 0
   /// Bytes of `buffer` that may be read: `filled`, or fewer when a refused byte follows.
   private var count = 0
@@ -36,7 +38,7 @@ public final class ByteReader {
     self.descriptor = fileDescriptor
     self.name = name
     self.ownsDescriptor = ownsDescriptor
-    self.buffer = [UInt8](repeating: 0, count: Self.bufferSize)
+    self.buffer = .allocate(capacity: Self.bufferSize)
   }
 
   /// A reader over in-memory bytes (tests, and inputs already in memory).
@@ -44,7 +46,8 @@ public final class ByteReader {
     self.descriptor = -1
     self.ownsDescriptor = false
     self.name = name
-    self.buffer = bytes
+    self.buffer = .allocate(capacity: max(bytes.count, 1))
+    _ = self.buffer.initialize(from: bytes)
     self.count = bytes.count
     self.filled = bytes.count
     self.reachedEnd = true
@@ -52,6 +55,7 @@ public final class ByteReader {
   }
 
   deinit {
+    buffer.deallocate()
     if ownsDescriptor { close(descriptor) }
   }
 
@@ -112,10 +116,8 @@ public final class ByteReader {
       let start = position
       let available = count
       var end = start
-      buffer.withUnsafeBufferPointer { bytes in
-        while end < available, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
-      }
-      line.append(contentsOf: buffer[start..<end])
+      while end < available, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+      line.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<end]))
       position = end
       if line.count - startCount > limit {
         throw .invalidInput("a line is longer than the limit of \(limit) bytes", at: location(of: position))
@@ -142,9 +144,7 @@ public final class ByteReader {
       }
       let start = position
       let end = count
-      let result = try buffer.withUnsafeBufferPointer { whole throws(RemconvError) in
-        try body(UnsafeBufferPointer(rebasing: whole[start..<end]))
-      }
+      let result = try body(UnsafeBufferPointer(rebasing: buffer[start..<end]))
       position += result.consumed
       if result.done { return true }
     }
@@ -155,7 +155,7 @@ public final class ByteReader {
     var result: [UInt8] = []
     while true {
       if position < count {
-        result.append(contentsOf: buffer[position..<count])
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<count]))
         position = count
       }
       if result.count > limit {
@@ -170,9 +170,7 @@ public final class ByteReader {
   public func peekPrefix(_ length: Int) throws(RemconvError) -> [UInt8] {
     precondition(consumedBefore == 0 && position == 0, "peekPrefix after reading")
     while filled < min(length, buffer.count), !reachedEnd {
-      let received = buffer.withUnsafeMutableBytes { raw in
-        read(descriptor, raw.baseAddress.map { $0 + filled }, raw.count - filled)
-      }
+      let received = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
       if received < 0 {
         if errno == EINTR { continue }
         throw .ioFailure("\(name): read failed: \(String(cString: strerror(errno)).lowercased())")
@@ -188,7 +186,7 @@ public final class ByteReader {
         }
       }
     }
-    return Array(buffer[0..<min(filled, length)])
+    return Array(UnsafeBufferPointer(rebasing: buffer[0..<min(filled, length)]))
   }
 
   private func refill() throws(RemconvError) -> Bool {
@@ -200,9 +198,7 @@ public final class ByteReader {
     count = 0
     filled = 0
     while true {
-      let received = buffer.withUnsafeMutableBytes { raw in
-        read(descriptor, raw.baseAddress, raw.count)
-      }
+      let received = read(descriptor, buffer.baseAddress, buffer.count)
       if received < 0 {
         if errno == EINTR { continue }
         let reason = String(cString: strerror(errno))
@@ -231,11 +227,9 @@ public final class ByteReader {
       count = 0
       return
     }
-    let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
-      guard let base = bytes.baseAddress, start < filled else { return nil }
-      return memchr(base + start, 0, filled - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
-    }
-    if let found {
+    let base = buffer.baseAddress!
+    if start < filled, let hit = memchr(base + start, 0, filled - start) {
+      let found = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
       refusal = "a NUL byte: this is not UTF-8 text (UTF-16, or a binary file?)"
       count = found
     }
@@ -250,18 +244,16 @@ public final class ByteReader {
 
   /// The line feeds in `buffer[0..<end]`, and the index just after the last one.
   private func lineFeeds(before end: Int) -> (count: Int, lastLineStart: Int?) {
-    buffer.withUnsafeBufferPointer { bytes in
-      guard let base = bytes.baseAddress else { return (0, nil) }
-      var found = 0
-      var lastLineStart: Int?
-      var index = 0
-      while index < end, let hit = memchr(base + index, 0x0A, end - index) {
-        found += 1
-        index = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
-        lastLineStart = index
-      }
-      return (found, lastLineStart)
+    let base = buffer.baseAddress!
+    var found = 0
+    var lastLineStart: Int?
+    var index = 0
+    while index < end, let hit = memchr(base + index, 0x0A, end - index) {
+      found += 1
+      index = UnsafeRawPointer(hit) - UnsafeRawPointer(base) + 1
+      lastLineStart = index
     }
+    return (found, lastLineStart)
   }
 
   /// The line and column of `buffer[index]`, counting line feeds.

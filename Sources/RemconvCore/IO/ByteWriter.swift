@@ -8,52 +8,71 @@ public final class ByteWriter {
   }
 
   private let destination: Destination
-  private var buffer: [UInt8] = []
-  private let flushThreshold = 1 << 16
+  /// The pending bytes: a fixed allocation rather than an array, because an array stored in a
+  /// class is checked for exclusive access at run time on every append, which writers make
+  /// for every field.
+  private let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+  private var count = 0
   /// Everything written, for a memory writer.
   public private(set) var memory: [UInt8] = []
 
   public init(fileDescriptor: Int32, name: String) {
     destination = .descriptor(fileDescriptor, name: name)
-    buffer.reserveCapacity(flushThreshold * 2)
   }
 
   /// A writer that keeps what it is given in `memory`.
   public init() { destination = .memory }
+
+  deinit { buffer.deallocate() }
 
   public static func standardOutput() -> ByteWriter { ByteWriter(fileDescriptor: 1, name: "<stdout>") }
 
   @inline(__always)
   public func write(_ text: String) throws(RemconvError) {
     var text = text
-    text.withUTF8 { buffer.append(contentsOf: $0) }
-    if buffer.count >= flushThreshold { try flush() }
+    try text.withUTF8 { bytes in Result { () throws(RemconvError) in try write(buffer: bytes) } }.get()
   }
 
   @inline(__always)
   public func write(bytes: some Collection<UInt8>) throws(RemconvError) {
-    buffer.append(contentsOf: bytes)
-    if buffer.count >= flushThreshold { try flush() }
+    let contiguous = bytes.withContiguousStorageIfAvailable { bytes in
+      Result { () throws(RemconvError) in try write(buffer: bytes) }
+    }
+    if let contiguous { return try contiguous.get() }
+    for byte in bytes { try write(byte: byte) }
   }
 
   @inline(__always)
   public func write(byte: UInt8) throws(RemconvError) {
-    buffer.append(byte)
-    if buffer.count >= flushThreshold { try flush() }
+    if count == buffer.count { try flush() }
+    buffer[count] = byte
+    count += 1
+  }
+
+  /// Copies `bytes` into the buffer, flushing it as it fills.
+  public func write(buffer bytes: UnsafeBufferPointer<UInt8>) throws(RemconvError) {
+    guard var source = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+      if count == buffer.count { try flush() }
+      let chunk = min(left, buffer.count - count)
+      (buffer.baseAddress! + count).update(from: source, count: chunk)
+      count += chunk
+      source += chunk
+      left -= chunk
+    }
   }
 
   public func flush() throws(RemconvError) {
-    guard !buffer.isEmpty else { return }
+    guard count > 0 else { return }
+    let pending = UnsafeBufferPointer(rebasing: buffer[..<count])
     switch destination {
     case .memory:
-      memory.append(contentsOf: buffer)
+      memory.append(contentsOf: pending)
     case .descriptor(let descriptor, let name):
       var written = 0
-      while written < buffer.count {
-        let result = buffer.withUnsafeBytes { raw -> Int in
-          guard let base = raw.baseAddress else { return 0 }
-          return Foundation.write(descriptor, base + written, raw.count - written)
-        }
+      while written < pending.count {
+        let result = Foundation.write(descriptor, pending.baseAddress! + written, pending.count - written)
         if result < 0 {
           if errno == EINTR { continue }
           let reason = String(cString: strerror(errno)).lowercased()
@@ -62,11 +81,11 @@ public final class ByteWriter {
         written += result
       }
     }
-    buffer.removeAll(keepingCapacity: true)
+    count = 0
   }
 
   /// What was written so far, as text (memory writers).
   public var text: String {
-    String(decoding: memory + buffer, as: UTF8.self)
+    String(decoding: memory + UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
   }
 }

@@ -49,15 +49,7 @@ public final class CSVRowWriter {
   private func writeField(_ text: String) throws(RemconvError) {
     var text = text
     // The field's bytes in place (no copy, no index arithmetic on String.UTF8View).
-    let written: Result<Void, RemconvError> = text.withUTF8 { bytes in
-      do throws(RemconvError) {
-        try writeField(bytes)
-        return .success(())
-      } catch {
-        return .failure(error)
-      }
-    }
-    try written.get()
+    try text.withUTF8 { bytes in Result { () throws(RemconvError) in try writeField(bytes) } }.get()
   }
 
   private func writeField(_ bytes: UnsafeBufferPointer<UInt8>) throws(RemconvError) {

@@ -119,6 +119,20 @@ import Testing
 
   // MARK: Outputs
 
+  /// A conversion checks its output before it opens its input: a large .ics is read once
+  /// when its reader opens, which would be wasted on an output it may not write.
+  @Test func convertRefusesAnExistingOutputBeforeItOpensTheInput() throws {
+    let bench = TestBench()
+    let output = bench.directory.write("out.csv", "kept\n")
+    let missing = bench.directory.file("missing.ics")
+    let refused = bench.run(["convert", missing, "-o", output])
+    #expect(refused.status == .cannotCreate)
+    #expect(refused.errors.contains("\(output): already exists (use --force to replace it)"))
+    #expect(!refused.errors.contains("missing.ics"))
+    #expect(try String(contentsOfFile: output, encoding: .utf8) == "kept\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).sorted() == ["out.csv"])
+  }
+
   @Test func aDanglingLinkAtTheTargetIsNeitherFollowedNorReplacedWithoutForce() throws {
     let bench = TestBench()
     bench.run(["import", Repository.path("Samples/json/reminders.json")])

@@ -35,12 +35,14 @@ struct ConvertCommand: Command {
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { context.report($0) }
     let options = try FormatSelection.readerOptions(arguments, context: context)
-    let (reader, _, source) = try FormatSelection.reader(
-      for: input, format: arguments.value("from"), options: options, diagnostics: diagnostics, io: context.io)
     let format = try FormatSelection.writerFormat(arguments.value("to"), output: arguments.value("output"), fallback: nil)
     guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--to", allowed: FormatRegistry.writableNames) }
+    // The output first: an existing file is refused before a large input is read (an .ics
+    // reader reads its input once when it opens).
     let destination = try OutputDestination(
       path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
+    let (reader, _, source) = try FormatSelection.reader(
+      for: input, format: arguments.value("from"), options: options, diagnostics: diagnostics, io: context.io)
     var writerOptions = WriterOptions()
     writerOptions.now = context.now
     writerOptions.timeZone = context.timeZone

@@ -178,3 +178,37 @@ import Testing
     }
   }
 }
+
+/// The slots readers fill by key (`ObjectMembers`) stand for the keys of the JSON contract.
+@Suite struct MemberKeyTests {
+  @Test func eachKeyIsNamedAsInTheContract() {
+    #expect(ReminderKey.allCases.map(\.name) == ReminderJSON.reminderKeys)
+    #expect(ReminderKey.allCases.map { String(describing: $0) } == ReminderJSON.reminderKeys)
+    #expect(ListKey.allCases.map(\.name) == ReminderJSON.listKeys + ["reminders"])
+    #expect(ListKey.allCases.map { String(describing: $0) } == ReminderJSON.listKeys + ["reminders"])
+  }
+
+  @Test func membersOfAParsedObjectGoToTheirSlotsOrToTheOthers() {
+    let members = ObjectMembers<ReminderKey>(
+      ["title": .string("Buy milk"), "flagged": .bool(true), "colour": .string("red"), "list": .string("Home")],
+      ignoring: ["list"])
+    #expect(members[.title] == .string("Buy milk"))
+    #expect(members[.flagged] == .bool(true))
+    #expect(members[.notes] == nil)
+    #expect(members.others == ["colour": .string("red")], "an ignored member is the caller's, not extra")
+    #expect(!members.isEmpty)
+    #expect(ObjectMembers<ReminderKey>([:]).isEmpty)
+  }
+
+  @Test func unknownMembersAndRejectedValuesAreKeptInExtra() {
+    let diagnostics = DiagnosticLog()
+    let reminder = ReminderJSON.decodeReminder(
+      ["title": .string("Call Anna"), "priority": .string("urgent"), "colour": .string("red")], listID: "l1",
+      at: SourceLocation(file: "t.json", line: 3), diagnostics: diagnostics, derivedIDs: DerivedIDGenerator())
+    #expect(reminder.title == "Call Anna")
+    #expect(reminder.priority == Priority.none)
+    #expect(reminder.extra["json"] == .object(["colour": .string("red")]))
+    #expect(reminder.extra["invalid"] == .object(["priority": .string("urgent")]))
+    #expect(diagnostics.entries.map(\.code) == ["invalid-value"])
+  }
+}

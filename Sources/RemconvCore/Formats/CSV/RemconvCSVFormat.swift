@@ -18,9 +18,9 @@ public enum RemconvCSVFormat {
   /// Every column, in the order written.
   public static let columns = reminderColumns + listColumns + ["extra"]
   /// The list columns and the key of `ReminderJSON.decodeList` each one fills.
-  private static let listMemberKeys = [
-    ("list", "name"), ("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
-    ("listCreatedAt", "createdAt"), ("listExtra", "extra"),
+  private static let listMemberKeys: [(column: String, key: ListKey)] = [
+    ("list", .name), ("listId", .id), ("listSymbol", .symbol), ("listColor", .color),
+    ("listCreatedAt", .createdAt), ("listExtra", .extra),
   ]
   /// The key under which unknown columns are kept in `extra`.
   static let extraKey = "csv"
@@ -43,9 +43,9 @@ public enum RemconvCSVFormat {
     private let rows: CSVRowStream
     private let derivedIDs = DerivedIDGenerator()
     /// The reminder columns present (with `extra`), and their indexes.
-    private var reminderIndexes: [(column: String, index: Int)] = []
+    private var reminderIndexes: [(key: ReminderKey, index: Int)] = []
     /// The list columns present, with the `ReminderJSON.decodeList` key each fills.
-    private var listIndexes: [(key: String, column: String, index: Int)] = []
+    private var listIndexes: [(key: ListKey, index: Int)] = []
     /// Indexes of the columns kept in `extra.csv`.
     private var unknownIndexes: [Int] = []
     /// What a row's digest depends on besides its cells: the options and the header.
@@ -67,11 +67,9 @@ public enum RemconvCSVFormat {
         let header = try CSVHeader(record, context: context)
         try header.require(["title"], format: "remconv CSV", context: context)
         let known = Set(RemconvCSVFormat.columns.map(CSVHeader.key))
-        reminderIndexes = (RemconvCSVFormat.reminderColumns + ["extra"]).compactMap { column in
-          header.index(of: column).map { (column, $0) }
-        }
+        reminderIndexes = ReminderKey.allCases.compactMap { key in header.index(of: key.name).map { (key, $0) } }
         listIndexes = RemconvCSVFormat.listMemberKeys.compactMap { column, key in
-          header.index(of: column).map { (key, column, $0) }
+          header.index(of: column).map { (key, $0) }
         }
         unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
         digestContext = context.recordDigestContext(format: "csv", header.names)
@@ -86,9 +84,9 @@ public enum RemconvCSVFormat {
     private func decode(_ record: CSVRecord, header: CSVHeader) throws -> SourceRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
-      var listMembers: [String: JSONValue] = Dictionary(minimumCapacity: listIndexes.count)
-      for (key, column, index) in listIndexes {
-        if let value = Self.value(of: record, at: index, column: column) { listMembers[key] = value }
+      var listMembers = ObjectMembers<ListKey>()
+      for (key, index) in listIndexes {
+        if let value = Self.value(of: record, at: index, kind: key == .extra ? .json : .text) { listMembers[key] = value }
       }
       let (listID, newList) = list(for: listMembers, at: location)
       var digest: RecordDigest?
@@ -98,22 +96,22 @@ public enum RemconvCSVFormat {
         digest = rowDigest
       }
       let reportedBefore = context.diagnostics.reportedCount
-      var members: [String: JSONValue] = Dictionary(minimumCapacity: reminderIndexes.count)
-      for (column, index) in reminderIndexes {
-        if let value = Self.value(of: record, at: index, column: column) { members[column] = value }
+      var members = ObjectMembers<ReminderKey>()
+      for (key, index) in reminderIndexes {
+        if let value = Self.value(of: record, at: index, kind: CellKind(key)) { members[key] = value }
       }
       var kept: [String: JSONValue] = [:]
       for index in unknownIndexes {
-        if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
+        if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
       }
       if record.fields.count > header.names.count {
         context.diagnostics.warning(
           "extra-fields",
           "the row has \(record.fields.count) fields but the header \(header.names.count); "
             + "the others are kept in extra.csv",
-          at: location, uid: members["id"]?.stringValue)
+          at: location, uid: members[.id]?.stringValue)
         for index in header.names.count..<record.fields.count {
-          if let value = Self.value(of: record, at: index, column: "") { kept[header.name(at: index)] = value }
+          if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
         }
       }
       if members.isEmpty, kept.isEmpty, !listMembers.isEmpty {
@@ -127,7 +125,7 @@ public enum RemconvCSVFormat {
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
       context.knownRecords?.note(
-        digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore, in: context.diagnostics)
+        digest, for: reminder, statedUID: members[.id]?.stringValue, reportedBefore: reportedBefore, in: context.diagnostics)
       return rows.emit(reminder, at: location, newList: newList)
     }
 
@@ -144,33 +142,47 @@ public enum RemconvCSVFormat {
 
     /// The id of the row's list, and the list itself the first time it is named. A row that
     /// names no list goes to the import's default list (empty id).
-    private func list(for members: [String: JSONValue], at location: SourceLocation) -> (String, ReminderList?) {
-      guard members["name"] != nil || members["id"] != nil else { return ("", nil) }
-      let key = members["id"]?.stringValue ?? members["name"]?.stringValue.map { "name:" + ListName.key(for: $0) } ?? ""
+    private func list(for members: ObjectMembers<ListKey>, at location: SourceLocation) -> (String, ReminderList?) {
+      guard members[.name] != nil || members[.id] != nil else { return ("", nil) }
+      let key = members[.id]?.stringValue ?? members[.name]?.stringValue.map { "name:" + ListName.key(for: $0) } ?? ""
       return rows.list(key: key) {
         ReminderJSON.decodeList(
           members, fallbackName: context.source.baseName ?? "Reminders", at: location, diagnostics: context.diagnostics)
       }
     }
 
+    /// How a column's cells are read.
+    enum CellKind {
+      case text, boolean, tags, json
+
+      init(_ key: ReminderKey) {
+        switch key {
+        case .isDone, .flagged: self = .boolean
+        case .tags: self = .tags
+        case .extra: self = .json
+        default: self = .text
+        }
+      }
+    }
+
     /// The JSON value of a cell: nil for a bare empty field; booleans, tags and JSON columns
     /// decoded, anything else as text. A value that does not parse stays text, so the JSON
     /// decoder reports it and keeps it in `extra.invalid`.
-    static func value(of record: CSVRecord, at index: Int, column: String) -> JSONValue? {
+    static func value(of record: CSVRecord, at index: Int, kind: CellKind) -> JSONValue? {
       guard let text = record[index] else { return nil }
       if text.isEmpty, !record.quoted[index] { return nil }
-      switch column {
-      case "isDone", "flagged":
+      switch kind {
+      case .boolean:
         switch text.lowercased() {
         case "true", "1": return .bool(true)
         case "false", "0": return .bool(false)
         default: return .string(text)
         }
-      case "tags":
+      case .tags:
         return .array(CSVTagList.decode(text).map(JSONValue.string))
-      case "extra", "listExtra":
+      case .json:
         return (try? JSONParser.parse(text)) ?? .string(text)
-      default:
+      case .text:
         return .string(text)
       }
     }

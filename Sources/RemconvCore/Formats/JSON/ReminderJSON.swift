@@ -8,8 +8,6 @@ public enum ReminderJSON {
   ]
   /// List keys, in the order they are written (`reminders` follows in `json`).
   public static let listKeys = ["id", "name", "symbol", "color", "createdAt", "extra"]
-  static let knownReminderKeys = Set(reminderKeys)
-  static let knownListKeys = Set(listKeys + ["reminders"])
 
   static func string(_ value: String?) -> String { value.map(JSONText.quoted) ?? "null" }
 
@@ -102,135 +100,205 @@ public enum ReminderJSON {
   static func decodeList(
     _ members: [String: JSONValue], fallbackName: String, at location: SourceLocation, diagnostics: DiagnosticLog
   ) -> ReminderList {
+    decodeList(ObjectMembers(members), fallbackName: fallbackName, at: location, diagnostics: diagnostics)
+  }
+
+  static func decodeList(
+    _ members: ObjectMembers<ListKey>, fallbackName: String, at location: SourceLocation, diagnostics: DiagnosticLog
+  ) -> ReminderList {
     var decoder = FieldDecoder(members: members, location: location, uid: nil, diagnostics: diagnostics)
-    let name = decoder.string("name") ?? fallbackName
-    let id = decoder.string("id") ?? StableID.derived(["list", ListName.key(for: name)])
+    let name = decoder.string(.name) ?? fallbackName
+    let id = decoder.string(.id) ?? StableID.derived(["list", ListName.key(for: name)])
     decoder.uid = id
     var color: String?
-    if let text = decoder.string("color") {
+    if let text = decoder.string(.color) {
       color = ListColor.normalized(text)
-      if color == nil { decoder.invalid("color", .string(text), "'\(text)' is not a #RRGGBB colour") }
+      if color == nil { decoder.invalid(.color, .string(text), "'\(text)' is not a #RRGGBB colour") }
     }
     let list = ReminderList(
-      id: id, name: name, symbol: decoder.string("symbol") ?? ReminderList.defaultSymbol, color: color,
-      createdAt: decoder.timestamp("createdAt"), extra: decoder.object("extra"))
+      id: id, name: name, symbol: decoder.string(.symbol) ?? ReminderList.defaultSymbol, color: color,
+      createdAt: decoder.timestamp(.createdAt), extra: decoder.object(.extra))
     var result = list
-    result.extra = decoder.finish(known: knownListKeys, extra: list.extra)
+    result.extra = decoder.finish(extra: list.extra)
     return result
   }
 
   /// Reads a reminder object. Values of the wrong type or shape are warnings and are kept in
-  /// `extra.invalid`; unknown keys are kept in `extra.json`.
+  /// `extra.invalid`; unknown keys are kept in `extra.json`, but for those in `ignoring` (which
+  /// the caller reads).
   public static func decodeReminder(
     _ members: [String: JSONValue], listID: String, at location: SourceLocation,
     diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, ignoring: Set<String> = []
   ) -> Reminder {
+    decodeReminder(
+      ObjectMembers(members, ignoring: ignoring), listID: listID, at: location, diagnostics: diagnostics,
+      derivedIDs: derivedIDs)
+  }
+
+  static func decodeReminder(
+    _ members: ObjectMembers<ReminderKey>, listID: String, at location: SourceLocation,
+    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator
+  ) -> Reminder {
     var decoder = FieldDecoder(
-      members: members, location: location, uid: members["id"]?.stringValue, diagnostics: diagnostics)
-    let title = decoder.string("title") ?? ""
+      members: members, location: location, uid: members[.id]?.stringValue, diagnostics: diagnostics)
+    let title = decoder.string(.title) ?? ""
     var due: DueDate?
-    if let text = decoder.string("dueDate") {
-      let zone = decoder.string("dueTimeZone")
+    if let text = decoder.string(.dueDate) {
+      let zone = decoder.string(.dueTimeZone)
       do {
         due = try DueDate(isoText: text, timeZone: zone)
       } catch {
-        decoder.invalid("dueDate", .string(text), "dueDate: \(error)")
-        if let zone { decoder.invalid("dueTimeZone", .string(zone), nil) }
+        decoder.invalid(.dueDate, .string(text), "dueDate: \(error)")
+        if let zone { decoder.invalid(.dueTimeZone, .string(zone), nil) }
       }
-    } else if let zone = decoder.string("dueTimeZone") {
-      decoder.invalid("dueTimeZone", .string(zone), "dueTimeZone without a dueDate")
+    } else if let zone = decoder.string(.dueTimeZone) {
+      decoder.invalid(.dueTimeZone, .string(zone), "dueTimeZone without a dueDate")
     }
     var priority = Priority.none
-    if let text = decoder.string("priority") {
+    if let text = decoder.string(.priority) {
       if let value = Priority(rawValue: text.lowercased()) {
         priority = value
       } else {
-        decoder.invalid("priority", .string(text), "'\(text)' is not a priority (none, low, medium, high)")
+        decoder.invalid(.priority, .string(text), "'\(text)' is not a priority (none, low, medium, high)")
       }
     }
-    let parentID = decoder.string("parentId")
-    let id = decoder.string("id") ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
+    let parentID = decoder.string(.parentId)
+    let id = decoder.string(.id) ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
     var reminder = Reminder(
-      id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string("notes") ?? "",
-      isDone: decoder.bool("isDone") ?? false, completedAt: decoder.timestamp("completedAt"),
-      flagged: decoder.bool("flagged") ?? false, dueDate: due, priority: priority,
-      tags: decoder.strings("tags"), url: decoder.string("url"), createdAt: decoder.timestamp("createdAt"),
-      editedAt: decoder.timestamp("editedAt"))
-    reminder.extra = decoder.finish(known: knownReminderKeys, ignoring: ignoring, extra: decoder.object("extra"))
+      id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string(.notes) ?? "",
+      isDone: decoder.bool(.isDone) ?? false, completedAt: decoder.timestamp(.completedAt),
+      flagged: decoder.bool(.flagged) ?? false, dueDate: due, priority: priority,
+      tags: decoder.strings(.tags), url: decoder.string(.url), createdAt: decoder.timestamp(.createdAt),
+      editedAt: decoder.timestamp(.editedAt))
+    reminder.extra = decoder.finish(extra: decoder.object(.extra))
     return reminder
   }
 }
 
+/// The keys of an object remconv reads, each with a slot in `ObjectMembers`.
+protocol MemberKey: CaseIterable, RawRepresentable<Int>, Sendable {
+  /// The key as written in JSON.
+  var name: String { get }
+  /// Every key by its name.
+  static var byName: [String: Self] { get }
+}
+
+extension MemberKey {
+  static func makeIndex() -> [String: Self] {
+    Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+  }
+}
+
+/// The keys of a reminder object, in the order they are written.
+enum ReminderKey: Int, MemberKey {
+  case id, title, notes, isDone, completedAt, flagged, dueDate, dueTimeZone, priority, parentId, tags, url,
+    createdAt, editedAt, extra
+  var name: String { ReminderJSON.reminderKeys[rawValue] }
+  static let byName = makeIndex()
+}
+
+/// The keys of a list object (`reminders` holds its reminders in `--format json`).
+enum ListKey: Int, MemberKey {
+  case id, name, symbol, color, createdAt, extra, reminders
+  var name: String { rawValue < ReminderJSON.listKeys.count ? ReminderJSON.listKeys[rawValue] : "reminders" }
+  static let byName = makeIndex()
+}
+
+/// The members of an object: a slot for each key remconv knows, read without hashing (a CSV
+/// reader fills them straight from its columns), and the others by name.
+struct ObjectMembers<Key: MemberKey> {
+  private var slots = [JSONValue?](repeating: nil, count: Key.allCases.count)
+  /// Members under keys that are not `Key`s.
+  private(set) var others: [String: JSONValue] = [:]
+
+  init() {}
+
+  /// The members of a parsed object, but those named in `ignoring` (read by the caller).
+  init(_ members: [String: JSONValue], ignoring: Set<String> = []) {
+    for (name, value) in members {
+      if let key = Key.byName[name] {
+        slots[key.rawValue] = value
+      } else if !ignoring.contains(name) {
+        others[name] = value
+      }
+    }
+  }
+
+  subscript(key: Key) -> JSONValue? {
+    get { slots[key.rawValue] }
+    set { slots[key.rawValue] = newValue }
+  }
+
+  var isEmpty: Bool { others.isEmpty && slots.allSatisfy { $0 == nil } }
+}
+
 /// Reads typed members of a JSON object, reporting and keeping what does not fit.
-struct FieldDecoder {
-  let members: [String: JSONValue]
+struct FieldDecoder<Key: MemberKey> {
+  let members: ObjectMembers<Key>
   let location: SourceLocation
   var uid: String?
   let diagnostics: DiagnosticLog
   private var invalidValues: [String: JSONValue] = [:]
 
-  init(members: [String: JSONValue], location: SourceLocation, uid: String?, diagnostics: DiagnosticLog) {
+  init(members: ObjectMembers<Key>, location: SourceLocation, uid: String?, diagnostics: DiagnosticLog) {
     self.members = members
     self.location = location
     self.uid = uid
     self.diagnostics = diagnostics
   }
 
-  mutating func invalid(_ key: String, _ value: JSONValue, _ message: String?) {
-    invalidValues[key] = value
+  mutating func invalid(_ key: Key, _ value: JSONValue, _ message: String?) {
+    invalidValues[key.name] = value
     if let message {
       diagnostics.warning("invalid-value", "\(message) (kept in extra.invalid)", at: location, uid: uid)
     }
   }
 
-  mutating func string(_ key: String) -> String? {
+  mutating func string(_ key: Key) -> String? {
     guard let value = members[key], !value.isNull else { return nil }
     if let text = value.stringValue { return text }
-    invalid(key, value, "\(key) should be a string")
+    invalid(key, value, "\(key.name) should be a string")
     return nil
   }
 
-  mutating func bool(_ key: String) -> Bool? {
+  mutating func bool(_ key: Key) -> Bool? {
     guard let value = members[key], !value.isNull else { return nil }
     if let flag = value.boolValue { return flag }
-    invalid(key, value, "\(key) should be true or false")
+    invalid(key, value, "\(key.name) should be true or false")
     return nil
   }
 
-  mutating func timestamp(_ key: String) -> Timestamp? {
+  mutating func timestamp(_ key: Key) -> Timestamp? {
     guard let text = string(key) else { return nil }
     if let value = Timestamp(iso: text) { return value }
-    invalid(key, .string(text), "\(key): '\(text)' is not an ISO 8601 instant with a zone")
+    invalid(key, .string(text), "\(key.name): '\(text)' is not an ISO 8601 instant with a zone")
     return nil
   }
 
-  mutating func strings(_ key: String) -> [String] {
+  mutating func strings(_ key: Key) -> [String] {
     guard let value = members[key], !value.isNull else { return [] }
     guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
-      invalid(key, value, "\(key) should be an array of strings")
+      invalid(key, value, "\(key.name) should be an array of strings")
       return []
     }
     return items.compactMap(\.stringValue)
   }
 
-  mutating func object(_ key: String) -> [String: JSONValue] {
+  mutating func object(_ key: Key) -> [String: JSONValue] {
     guard let value = members[key], !value.isNull else { return [:] }
     guard let object = value.objectValue else {
-      invalid(key, value, "\(key) should be an object")
+      invalid(key, value, "\(key.name) should be an object")
       return [:]
     }
     return object
   }
 
-  /// `extra` with unknown members under `json` and rejected values under `invalid`.
-  func finish(known: Set<String>, ignoring: Set<String> = [], extra: [String: JSONValue]) -> [String: JSONValue] {
+  /// `extra` with the members under unknown keys in `json` and rejected values in `invalid`.
+  func finish(extra: [String: JSONValue]) -> [String: JSONValue] {
     var result = extra
-    let isKnown = { (key: String) in known.contains(key) || ignoring.contains(key) }
-    guard !invalidValues.isEmpty || !members.keys.allSatisfy(isKnown) else { return result }
-    let unknown = members.filter { !isKnown($0.key) }
-    if !unknown.isEmpty {
+    if !members.others.isEmpty {
       var bag = result["json"]?.objectValue ?? [:]
-      bag.merge(unknown) { _, new in new }
+      bag.merge(members.others) { _, new in new }
       result["json"] = .object(bag)
     }
     if !invalidValues.isEmpty {

@@ -37,10 +37,19 @@ enum CivilTime {
 
 /// A small cursor over ASCII digits, shared by the date parsers.
 struct DigitScanner {
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   var index = 0
 
-  init(_ text: String) { bytes = Array(text.utf8) }
+  /// Runs `scan` over the UTF-8 of `text` in place (a timestamp is read for every row of an
+  /// import or export: no copy of it is made); nil unless `scan` reads all of it.
+  static func scanWhole<Value>(_ text: String, _ scan: (inout DigitScanner) -> Value?) -> Value? {
+    var text = text
+    return text.withUTF8 { bytes in
+      var scanner = DigitScanner(bytes: bytes)
+      guard let value = scan(&scanner), scanner.isAtEnd else { return nil }
+      return value
+    }
+  }
 
   var isAtEnd: Bool { index == bytes.count }
   var remaining: Int { bytes.count - index }

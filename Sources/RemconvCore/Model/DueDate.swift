@@ -57,10 +57,11 @@ public enum DueDate: Hashable, Sendable, CustomStringConvertible {
       self = .date(date)
       return
     }
-    if text.hasSuffix("Z") {
-      guard let time = LocalDateTime(iso: String(text.dropLast())) else {
-        throw .unparsable(text)
+    if text.utf8.last == UInt8(ascii: "Z") {
+      let utcTime = DigitScanner.scanWhole(text) { scanner in
+        LocalDateTime.scan(&scanner).flatMap { scanner.expect(UInt8(ascii: "Z")) ? $0 : nil }
       }
+      guard let time = utcTime else { throw .unparsable(text) }
       guard timeZone == nil else { throw .zoneOnUTC(text) }
       self = .utc(time)
       return

@@ -21,8 +21,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Parses `YYYY-MM-DD` or, with `basic`, also `YYYYMMDD`.
   public init?(iso text: String) {
-    var scanner = DigitScanner(text)
-    guard let parsed = Self.scan(&scanner), scanner.isAtEnd else { return nil }
+    guard let parsed = DigitScanner.scanWhole(text, Self.scan) else { return nil }
     self = parsed
   }
 
@@ -97,8 +96,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
   /// Parses `YYYY-MM-DDTHH:MM[:SS]` (extended) or `YYYYMMDDTHHMMSS` (basic). A trailing `Z` or
   /// offset is not accepted here: see `DueDate` and `Timestamp`.
   public init?(iso text: String) {
-    var scanner = DigitScanner(text)
-    guard let parsed = Self.scan(&scanner), scanner.isAtEnd else { return nil }
+    guard let parsed = DigitScanner.scanWhole(text, Self.scan) else { return nil }
     self = parsed
   }
 
@@ -161,6 +159,12 @@ struct DigitWriter {
 
   /// Appends `value` zero-padded to `width` digits (more when it needs them).
   mutating func digits(_ value: Int, _ width: Int) {
+    // Months, days, hours, minutes and seconds: every date and time has five.
+    if width == 2, value >= 0, value < 100 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+      return
+    }
     guard value >= 0 else {
       bytes.append(UInt8(ascii: "-"))
       digits(-value, width)

@@ -29,7 +29,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Parses an RFC 3339 / ISO 8601 instant. A value without `Z` or offset is rejected: an
   /// instant needs a zone (callers with floating sources decide what zone to assume).
   public init?(iso text: String) {
-    var scanner = DigitScanner(text)
+    guard let parsed = DigitScanner.scanWhole(text, Self.scan) else { return nil }
+    self = parsed
+  }
+
+  private static func scan(_ scanner: inout DigitScanner) -> Timestamp? {
     guard let wall = LocalDateTime.scan(&scanner) else { return nil }
     var milliseconds: Int64 = 0
     if scanner.expect(UInt8(ascii: ".")) || scanner.expect(UInt8(ascii: ",")) {
@@ -54,9 +58,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     } else {
       return nil
     }
-    guard scanner.isAtEnd else { return nil }
-    millisecondsSinceEpoch =
-      (wall.secondsSinceEpoch - Int64(offsetSeconds)) * 1000 + milliseconds
+    return Timestamp(millisecondsSinceEpoch: (wall.secondsSinceEpoch - Int64(offsetSeconds)) * 1000 + milliseconds)
   }
 
   public var description: String {

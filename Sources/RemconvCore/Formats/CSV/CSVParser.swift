@@ -66,6 +66,8 @@ public final class CSVParser {
   private var failure: RemconvError?
   /// The bytes of the field being read, kept between records for their capacity.
   private var fieldBuffer: [UInt8] = []
+  /// The number of fields of the last record read.
+  private var lastFieldCount = 0
 
   private static let quote = UInt8(ascii: "\"")
   private static let carriageReturn: UInt8 = 0x0D
@@ -177,6 +179,9 @@ public final class CSVParser {
   ) throws(RemconvError) -> CSVRecord {
     var fields: [String] = []
     var quoted: [Bool] = []
+    // Records of a file have one width: reserved at once, the arrays are not grown by doubling.
+    fields.reserveCapacity(lastFieldCount)
+    quoted.reserveCapacity(lastFieldCount)
     var invalid: [Int] = []
     var recordSize = 0
     let recordLine = line
@@ -284,6 +289,7 @@ public final class CSVParser {
           at: SourceLocation(file: fileName, line: recordLine))
       }
     }
+    lastFieldCount = fields.count
     return CSVRecord(fields: fields, quoted: quoted, line: recordLine, invalidUTF8: invalid)
   }
 

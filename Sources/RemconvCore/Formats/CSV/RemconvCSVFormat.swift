@@ -194,8 +194,9 @@ public enum RemconvCSVFormat {
     /// Lists announced with `beginList`, in order, and those that got a row.
     private var announced: [ReminderList] = []
     private var written: Set<String> = []
-    /// The list columns of the last row's list: rows of one list follow each other.
-    private var lastList: (list: ReminderList, cells: [String?])?
+    /// The list columns of each list met, by its id: a conversion's rows come in the input's
+    /// order, where lists may alternate from row to row.
+    private var listCellsByID: [String: (list: ReminderList, cells: [String?])] = [:]
 
     init(context: WriterContext) throws {
       rows = try CSVRowWriter(output: try context.requireStream("csv"), options: context.options)
@@ -226,9 +227,9 @@ public enum RemconvCSVFormat {
     }
 
     private func listCells(_ list: ReminderList) -> [String?] {
-      if let lastList, lastList.list == list { return lastList.cells }
+      if let known = listCellsByID[list.id], known.list == list { return known.cells }
       let cells = Self.listCells(list)
-      lastList = (list, cells)
+      listCellsByID[list.id] = (list, cells)
       return cells
     }
 

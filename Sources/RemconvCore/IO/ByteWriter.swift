@@ -56,7 +56,7 @@ public final class ByteWriter {
     while left > 0 {
       if count == buffer.count { try flush() }
       let chunk = min(left, buffer.count - count)
-      (buffer.baseAddress! + count).update(from: source, count: chunk)
+      (buffer.baseAddress! + count).initialize(from: source, count: chunk)
       count += chunk
       source += chunk
       left -= chunk

@@ -26,6 +26,8 @@ public enum Importer {
     do {
       report = try store.write(commit: !options.dryRun) {
         let listsBefore = try store.lastListRowID()
+        let writtenValues = WrittenValueChecks(watching: store)
+        defer { writtenValues.stop() }
         let engine = try MergeEngine(
           store: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
         defer { knownRecords?.lookup = nil }
@@ -38,7 +40,8 @@ public enum Importer {
         }
         var result = try engine.finish()
         // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
-        if try ImportValidation.check(store: store, engine: engine, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
+        if try ImportValidation.check(
+          store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
           result.record(diagnostics)
         }
         if result.rejected > 0 {

@@ -70,6 +70,20 @@ public struct IntegrityReminderValues: Sendable {
   public let extra: String?
 }
 
+extension IntegrityReminderValues {
+  /// The values of a row as `Store.storedContent(of:)` makes them, before SQLite has them.
+  init(rowID: Int64, uid: String, storedContent content: [SQLValue]) {
+    func text(_ index: Int) -> String? {
+      if case .text(let value) = content[index] { return value }
+      return nil
+    }
+    self.init(
+      rowID: rowID, uid: uid, title: text(0) ?? "", isDone: content[2] == .integer(1), completedAt: text(3),
+      due: text(5), dueKind: text(6), dueTimeZone: text(7), priority: content[8], tags: text(9),
+      createdAt: text(11), editedAt: text(12), extra: text(13))
+  }
+}
+
 /// One row of `PRAGMA foreign_key_check`, with the columns of the key it breaks.
 public struct ForeignKeyViolation: Hashable, Sendable {
   public let table: String

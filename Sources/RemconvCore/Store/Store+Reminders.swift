@@ -177,15 +177,17 @@ extension Store {
   }
 
   /// Binds a reminder's row (uid, list, parent, `storedContent`, then the source digest) to
-  /// parameters 1...18.
+  /// parameters 1...18; returns the content as bound.
   private func bindRow(
     _ statement: Statement, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
-  ) throws {
+  ) throws -> [SQLValue] {
+    let content = storedContent(of: reminder)
     try statement.bind(.text(reminder.id), at: 1)
     try statement.bind(.integer(listRowID), at: 2)
     try statement.bind(parentRowID.map(SQLValue.integer) ?? .null, at: 3)
-    try statement.bind(storedContent(of: reminder), from: 4)
+    try statement.bind(content, from: 4)
     try statement.bind(sourceDigest.map { .blob($0.bytes) } ?? .null, at: 18)
+    return content
   }
 
   /// Inserts a reminder; `sourceDigest` is the digest of the record it comes from, when an
@@ -201,9 +203,11 @@ extension Store {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """
     }
-    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    let content = try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
     _ = try statement.step()
-    return database.lastInsertRowID
+    let rowID = database.lastInsertRowID
+    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
+    return rowID
   }
 
   /// Replaces a stored reminder. Its source digest becomes `sourceDigest`: nil unless an
@@ -219,9 +223,10 @@ extension Store {
       WHERE id = ?
       """
     }
-    try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    let content = try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
     try statement.bind(.integer(rowID), at: 19)
     _ = try statement.step()
+    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
   }
 
   public func setParent(ofReminderRow rowID: Int64, to parentRowID: Int64?) throws {

@@ -49,6 +49,9 @@ public final class Store {
   public let options: Options
   /// The per-reminder statements (Store+Reminders.swift).
   let hot = HotStatements()
+  /// Told the values of every reminder row `insertReminder` and `updateReminder` write, as
+  /// bound: an import checks them there instead of reading its rows back (`WrittenValueChecks`).
+  var reminderRowWritten: ((IntegrityReminderValues) -> Void)?
   /// Set when the store was written by a newer remconv: it is open read-only, reading works
   /// where this version understands the schema, writing is refused (`storeTooNew`, exit 77).
   public private(set) var isNewerThanThisVersion = false

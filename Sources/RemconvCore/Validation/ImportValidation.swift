@@ -9,11 +9,12 @@ public enum ImportValidation {
   /// warnings it added.
   @discardableResult
   public static func check(
-    store: Store, engine: MergeEngine, listsAddedAfter: Int64, diagnostics: DiagnosticLog
+    store: Store, engine: MergeEngine, writtenValues: WrittenValueChecks, listsAddedAfter: Int64,
+    diagnostics: DiagnosticLog
   ) throws -> Int {
     let written = engine.writtenReminderRows
     let result = try store.withIntegrityScope(addedAfter: written.addedAfter, updated: written.updated) { _ in
-      try Validator(store: store).runOnImported(listsAddedAfter: listsAddedAfter)
+      try Validator(store: store).runOnImported(listsAddedAfter: listsAddedAfter, writtenValues: writtenValues)
     }
     let alreadyReported = Set(diagnostics.entries.map { ReportedItem(code: $0.code, uid: $0.uid) })
     var added = 0
@@ -31,5 +32,47 @@ public enum ImportValidation {
   private struct ReportedItem: Hashable {
     let code: String
     let uid: String?
+  }
+}
+
+/// The value findings of the reminder rows an import writes, checked as the store binds them.
+///
+/// The rules are `validate`'s (`ValueRules`), on the same raw column values; reading the rows
+/// back to check them cost an eighth of an import. Every row an import writes goes through
+/// `Store.insertReminder` or `Store.updateReminder` (its other writes are parent links and
+/// digests, which no value rule reads), so the rows checked are the rows of the import's
+/// scope. A row written twice (a subtask whose parent never came is rewritten by
+/// `MergeEngine.finish()`) keeps the findings of its last write.
+public final class WrittenValueChecks {
+  private let store: Store
+  private var findingsByRow: [Int64: [Finding]] = [:]
+  private var scratch: [Finding] = []
+  /// Rows written, a row written twice counted twice.
+  private(set) var rowCount = 0
+
+  /// Starts checking what `store` writes, until `stop()`.
+  public init(watching store: Store) {
+    self.store = store
+    store.reminderRowWritten = { [unowned self] values in self.check(values) }
+  }
+
+  public func stop() {
+    store.reminderRowWritten = nil
+  }
+
+  /// The findings, by row.
+  var findings: [Finding] {
+    findingsByRow.keys.sorted().flatMap { findingsByRow[$0] ?? [] }
+  }
+
+  private func check(_ values: IntegrityReminderValues) {
+    rowCount += 1
+    scratch.removeAll(keepingCapacity: true)
+    ValueRules.checkReminder(values, into: &scratch)
+    if !scratch.isEmpty {
+      findingsByRow[values.rowID] = scratch
+    } else if !findingsByRow.isEmpty {
+      findingsByRow.removeValue(forKey: values.rowID)
+    }
   }
 }

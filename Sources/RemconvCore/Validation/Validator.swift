@@ -51,13 +51,15 @@ public struct Validator {
 
   /// Checks only the reminders an import wrote (`Store.withIntegrityScope`) and the lists
   /// they are in or that the import added (row ids above `listsAddedAfter`). SQLite's file
-  /// checks are skipped: they read the whole file.
-  public func runOnImported(listsAddedAfter: Int64) throws -> ValidationResult {
+  /// checks are skipped: they read the whole file. The values of the rows were checked as the
+  /// import wrote them (`writtenValues`): they are not read back.
+  func runOnImported(listsAddedAfter: Int64, writtenValues: WrittenValueChecks) throws -> ValidationResult {
     var scopedOptions = options
     scopedOptions.checksFileIntegrity = false
     let lists = try store.listRowsHoldingScopedReminders().union(
       store.integrityLists().map(\.rowID).filter { $0 > listsAddedAfter })
-    let run = ValidationRun(store: store, options: scopedOptions, scope: .importedReminders, listScope: lists)
+    let run = ValidationRun(
+      store: store, options: scopedOptions, scope: .importedReminders, listScope: lists, writtenValues: writtenValues)
     return try run.execute()
   }
 }
@@ -71,6 +73,8 @@ private final class ValidationRun {
   let listScope: Set<Int64>?
   var findings: [Finding] = []
   var lists: [Int64: IntegrityList] = [:]
+  /// The value findings of an import's rows, checked as they were written.
+  let writtenValues: WrittenValueChecks?
   /// Set once SQLite reports damage: later checks that fail are reported, not thrown.
   var isDamaged = false
 
@@ -79,11 +83,15 @@ private final class ValidationRun {
   var listCount = 0
   var reminderCount = 0
 
-  init(store: Store, options: ValidationOptions, scope: IntegrityScope, listScope: Set<Int64>?) {
+  init(
+    store: Store, options: ValidationOptions, scope: IntegrityScope, listScope: Set<Int64>?,
+    writtenValues: WrittenValueChecks? = nil
+  ) {
     self.store = store
     self.options = options
     self.scope = scope
     self.listScope = listScope
+    self.writtenValues = writtenValues
   }
 
   func execute() throws -> ValidationResult {
@@ -166,7 +174,7 @@ private final class ValidationRun {
     // UIDs: the oldest list keeps its UID.
     var firstByUID: [String: IntegrityList] = [:]
     for list in all {
-      if Self.isBlank(list.uid) {
+      if ValueRules.isBlank(list.uid) {
         found.append(
           Finding(rule: .missingUID, subject: subject(list), message: "the list has no UID", fix: .assignFreshUID(originalUID: nil)))
       } else if let first = firstByUID[list.uid] {
@@ -222,7 +230,7 @@ private final class ValidationRun {
         found.append(
           Finding(
             rule: .listNameKey, subject: subject(list),
-            message: "its stored name key \(Self.quoted(list.nameKey)) is not the key of its name (\(Self.quoted(ListName.key(for: list.name))))",
+            message: "its stored name key \(ValueRules.quoted(list.nameKey)) is not the key of its name (\(ValueRules.quoted(ListName.key(for: list.name))))",
             fix: .normalizeListName(from: list.name, to: normalized)))
       }
     }
@@ -233,10 +241,10 @@ private final class ValidationRun {
         found.append(
           Finding(
             rule: .invalidDate, subject: subject(list),
-            message: "its createdAt \(Self.quoted(created)) is not an ISO 8601 instant with a zone",
+            message: "its createdAt \(ValueRules.quoted(created)) is not an ISO 8601 instant with a zone",
             fix: .keepInvalidTimestamp(column: .createdAt, value: created)))
       }
-      if let finding = Self.extraFinding(list.extra, subject: subject(list)) { found.append(finding) }
+      if let finding = ValueRules.extraFinding(list.extra, subject: subject(list)) { found.append(finding) }
     }
 
     if let listScope {
@@ -365,134 +373,14 @@ private final class ValidationRun {
   // MARK: Values
 
   private func checkReminderValues() throws {
-    try store.forEachReminderValues(in: scope) { row in
-      reminderCount += 1
-      let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
-      func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
-        findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
-      }
-      if Self.isBlank(row.uid ?? "") {
-        add(.missingUID, "the reminder has no UID", .assignFreshUID(originalUID: nil))
-      }
-      if Self.isBlank(row.title) {
-        add(.emptyTitle, "its title is empty", nil)
-      }
-      let created = timestamp(row.createdAt, .createdAt, add)
-      let edited = timestamp(row.editedAt, .editedAt, add)
-      let completed = timestamp(row.completedAt, .completedAt, add)
-      if row.isDone, row.completedAt == nil {
-        let fix: Fix? =
-          edited.map { .inferCompletion(from: .editedAt, value: $0.description) }
-          ?? created.map { .inferCompletion(from: .createdAt, value: $0.description) }
-        add(.doneWithoutCompletion, "it is done but has no completion time", fix)
-      }
-      if !row.isDone, let completedText = row.completedAt, completed != nil {
-        add(.completionWithoutDone, "it is not done but has the completion time \(completedText)", .clearCompletion(value: completedText))
-      }
-      if let created, let edited, edited < created, let createdText = row.createdAt, let editedText = row.editedAt {
-        add(
-          .editedBeforeCreated, "its editedAt \(editedText) is before its createdAt \(createdText)",
-          .raiseEditedAt(from: editedText, to: createdText))
-      }
-      checkDue(row, add)
-      checkPriority(row.priority, add)
-      if let tags = row.tags, !Self.isStringArray(tags) {
-        add(.invalidTags, "its tags \(Self.quoted(tags)) are not a JSON array of strings", .keepInvalidTags(value: tags))
-      }
-      if let finding = Self.extraFinding(row.extra, subject: subject) { findings.append(finding) }
-    }
-  }
-
-  private func timestamp(
-    _ text: String?, _ column: Fix.TimestampColumn, _ add: (ValidationRule, String, Fix?) -> Void
-  ) -> Timestamp? {
-    guard let text else { return nil }
-    if let value = Timestamp(iso: text) { return value }
-    add(
-      .invalidDate, "its \(column.rawValue) \(Self.quoted(text)) is not an ISO 8601 instant with a zone",
-      .keepInvalidTimestamp(column: column, value: text))
-    return nil
-  }
-
-  private func checkDue(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
-    guard let due = row.due else {
-      if let zone = row.dueTimeZone {
-        add(.invalidTimeZone, "it has the time zone \(Self.quoted(zone)) but no due date", .dropDueTimeZone(zone: zone, kind: nil))
-      } else if let kind = row.dueKind {
-        add(.dueKindMismatch, "its due_kind is \(Self.quoted(kind)) but it has no due date", .setDueKind(nil))
-      }
+    if let checked = writtenValues {
+      findings += checked.findings
+      reminderCount = checked.rowCount
       return
     }
-    do {
-      let parsed = try DueDate(isoText: due, timeZone: row.dueTimeZone)
-      if row.dueKind != parsed.kind.rawValue {
-        add(
-          .dueKindMismatch,
-          "its due_kind is \(row.dueKind.map(Self.quoted) ?? "NULL") but the due date \(Self.quoted(due)) is \(Self.kindPhrase(parsed.kind))",
-          .setDueKind(parsed.kind))
-      }
-    } catch {
-      switch error {
-      case .unparsable:
-        add(.invalidDate, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
-      case .zoneOnDate, .zoneOnUTC:
-        // The text alone is a valid date or UTC time: keep it and its kind, set the zone aside.
-        let kind = (try? DueDate(isoText: due, timeZone: nil))?.kind
-        add(.invalidTimeZone, "its due date: \(error)", .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind))
-      case .unknownZone:
-        // Without its zone the time would read as floating: a different kind. Keep both aside.
-        add(.invalidTimeZone, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
-      }
-    }
-  }
-
-  private func checkPriority(_ value: SQLValue, _ add: (ValidationRule, String, Fix?) -> Void) {
-    let raw: String
-    switch value {
-    case .integer(let number):
-      if (0...3).contains(number) { return }
-      raw = String(number)
-    case .real(let number): raw = String(number)
-    case .text(let text): raw = text
-    case .null: raw = "NULL"
-    case .blob(let bytes): raw = "<\(bytes.count) bytes>"
-    }
-    add(.invalidPriority, "its priority \(Self.quoted(raw)) is not 0, 1, 2 or 3", .keepInvalidPriority(value: raw))
-  }
-
-  /// `invalid-extra` for an `extra` text that is not a JSON object (reading the store would
-  /// drop it silently).
-  static func extraFinding(_ extra: String?, subject: FindingSubject) -> Finding? {
-    guard let extra, !extra.isEmpty, extra != "{}" else { return nil }
-    if let value = try? JSONParser.parse(extra), value.objectValue != nil { return nil }
-    return Finding(
-      rule: .invalidExtra, subject: subject, message: "its extra \(quoted(extra)) is not a JSON object",
-      fix: .wrapExtra(value: extra))
-  }
-
-  static func isStringArray(_ text: String) -> Bool {
-    if text.isEmpty || text == "[]" { return true }
-    guard let items = (try? JSONParser.parse(text))?.arrayValue else { return false }
-    return items.allSatisfy { $0.stringValue != nil }
-  }
-
-  /// A stored value in single quotes, cut to 40 characters.
-  static func quoted(_ value: String) -> String {
-    "'" + (value.count > 40 ? String(value.prefix(39)) + "…" : value) + "'"
-  }
-
-  /// Empty or only white space (newlines included). Stops at the first other character: this
-  /// runs twice per reminder, and trimming would copy every string through NSString.
-  static func isBlank(_ text: String) -> Bool {
-    !text.contains { !$0.isWhitespace }
-  }
-
-  static func kindPhrase(_ kind: DueDate.Kind) -> String {
-    switch kind {
-    case .date: "a date"
-    case .floating: "a floating time"
-    case .utc: "a UTC time"
-    case .zoned: "a zoned time"
+    try store.forEachReminderValues(in: scope) { row in
+      reminderCount += 1
+      ValueRules.checkReminder(row, into: &findings)
     }
   }
 

@@ -19,6 +19,36 @@ import Testing
     }
   }
 
+  @Test func namesAreUpperCasedTheSameWithOrWithoutTheTableOfKnownNames() throws {
+    // Known names come from a table of literals, others are decoded: both upper-case ASCII
+    // letters only, and a near miss (another length, a byte off) is not taken for a known one.
+    let cases: [(String, String)] = [
+      ("uid", "UID"), ("Related-To", "RELATED-TO"), ("percent-complete", "PERCENT-COMPLETE"),
+      ("vtimezone", "VTIMEZONE"), ("x-lic-location", "X-LIC-LOCATION"), ("tzid", "TZID"),
+      ("uidx", "UIDX"), ("ui", "UI"), ("uiD_", "UID_"), ("u1d", "U1D"), ("uíd", "UíD"),
+      ("percent-completed", "PERCENT-COMPLETED"), ("x-remconv-flagged", "X-REMCONV-FLAGGED"), ("", ""),
+      ("UID\u{0}", "UID\u{0}"), ("Ä", "Ä"), ("a-z@[`{", "A-Z@[`{"),
+    ]
+    for (written, expected) in cases {
+      let bytes = Array(written.utf8)
+      #expect(bytes.withUnsafeBufferPointer(ContentLine.asciiUppercased) == expected, "\(written)")
+    }
+    #expect(Array("summary".utf8).withUnsafeBufferPointer(KnownName.match) == "SUMMARY")
+    #expect(Array("summarx".utf8).withUnsafeBufferPointer(KnownName.match) == nil)
+    #expect(Array("x-remconv-flagged".utf8).withUnsafeBufferPointer(KnownName.match) == nil)
+    // Every byte value in every position of a name: only a letter's two cases match.
+    let name = Array("DTSTAMP".utf8)
+    for position in name.indices {
+      for byte in UInt8.min...UInt8.max {
+        var changed = name
+        changed[position] = byte
+        let matched = changed.withUnsafeBufferPointer(KnownName.match)
+        let sameLetter = byte == name[position] || byte == name[position] + 0x20
+        #expect((matched == "DTSTAMP") == sameLetter, "byte \(byte) at \(position)")
+      }
+    }
+  }
+
   @Test func keepsTheRealSpaceAfterTheFoldSpace() throws {
     // tasks.org's fixtures: a fold inside "[ ]" leaves two spaces, the second one real.
     let result = try lines(Array("DESCRIPTION:[\n  ] Kite\n".utf8))

@@ -76,15 +76,18 @@ final class ComponentCutter {
   private let file: String
   /// Components whose lines are kept; others are read and dropped.
   private let kept: Set<String>
-  /// Which lines of a kept component are kept, by the component's name and the line's, when
-  /// not all: the pre-scan needs few. `BEGIN` and `END` lines are always kept.
-  private let keepsLine: ((_ component: String, _ property: String) -> Bool)?
+  /// Which lines of a kept component are kept, when not all: the pre-scan needs few. Asked
+  /// with the component's name, the line's name (`BEGIN` and `END` for boundaries) and its
+  /// depth: 1 for the component's own lines and its sub-components' `BEGIN` and `END`, more
+  /// inside those. The component's `BEGIN` line is always kept; keeping no sub-component
+  /// boundaries keeps the depth of every line kept at 1 (`ComponentBlock.topLevel`).
+  private let keepsLine: ((_ component: String, _ line: String, _ depth: Int) -> Bool)?
   private var calendarStart: Int?
   private var sawContent = false
 
   init(
     lines: ContentLineReader, file: String, keeping kept: Set<String>,
-    keepingLines keepsLine: ((_ component: String, _ property: String) -> Bool)? = nil
+    keepingLines keepsLine: ((_ component: String, _ line: String, _ depth: Int) -> Bool)? = nil
   ) {
     self.lines = lines
     self.file = file
@@ -143,7 +146,7 @@ final class ComponentCutter {
     // Lines are decoded only when kept.
     while let line = try self.lines.nextHead() {
       if keep {
-        if line.boundary != nil || keepsLine?(name, line.name) ?? true { lines.append(self.lines.materialize()) }
+        if keepsLine?(name, line.name, open.count) ?? true { lines.append(self.lines.materialize()) }
         size += self.lines.decodedLength
         if size > InputLimits.maximumDocumentSize {
           throw RemconvError.invalidInput(

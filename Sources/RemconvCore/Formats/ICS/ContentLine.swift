@@ -52,8 +52,68 @@ struct ContentLine: Sendable, Equatable {
 
   /// The bytes with ASCII letters in upper case (names are usually upper case already).
   static func asciiUppercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    if let name = KnownName.match(bytes) { return name }
     guard bytes.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return String(decoding: bytes, as: UTF8.self) }
     return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+  }
+}
+
+/// The names a calendar repeats on almost every line, matched without making a string.
+///
+/// Every line's name (and every parameter's) is upper-cased into a `String`, in the pre-scan
+/// and again in the reading pass: decoding those few bytes was a sixth of the pre-scan's
+/// instructions. A name is packed, upper-cased, into two words and compared with the packed
+/// names of its length; a match returns the literal, which costs nothing to make.
+enum KnownName {
+  /// Names of at most 16 bytes: properties, components and parameters of RFC 5545 and the
+  /// extensions remconv reads and writes.
+  private static let names = [
+    "BEGIN", "END", "VCALENDAR", "VTODO", "VEVENT", "VJOURNAL", "VTIMEZONE", "VALARM", "STANDARD", "DAYLIGHT",
+    "VERSION", "PRODID", "CALSCALE", "METHOD", "NAME", "COLOR", "X-WR-CALNAME", "X-WR-TIMEZONE",
+    "UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "SEQUENCE", "SUMMARY", "DESCRIPTION", "STATUS", "CLASS",
+    "DUE", "DTSTART", "DURATION", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "CATEGORIES", "RELATED-TO",
+    "URL", "LOCATION", "GEO", "COMMENT", "CONTACT", "ATTACH", "ORGANIZER", "ATTENDEE",
+    "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "TRIGGER", "ACTION", "REPEAT",
+    "TZID", "TZNAME", "TZOFFSETFROM", "TZOFFSETTO", "TZURL", "X-LIC-LOCATION",
+    "VALUE", "RELTYPE", "RELATED", "LANGUAGE", "ALTREP", "ENCODING", "FMTTYPE",
+  ]
+
+  /// The packed names by length (index 0 unused).
+  private static let byLength: [[(packed: (UInt64, UInt64), name: String)]] = {
+    var table = Array(repeating: [(packed: (UInt64, UInt64), name: String)](), count: 17)
+    for name in names {
+      let bytes = Array(name.utf8)
+      precondition(bytes.count <= 16, "a known name fits two words")
+      let packed = bytes.withUnsafeBufferPointer(pack)
+      table[bytes.count].append((packed, name))
+    }
+    return table
+  }()
+
+  /// The known name the bytes spell in any case, or nil.
+  static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.count > 0, bytes.count <= 16 else { return nil }
+    let packed = pack(bytes)
+    for candidate in byLength[bytes.count] where candidate.packed == packed { return candidate.name }
+    return nil
+  }
+
+  /// Up to 16 bytes, ASCII letters upper-cased, little-endian into two words (the rest zero).
+  private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+    return (upper(words.0), upper(words.1))
+  }
+
+  /// The eight bytes of `word` with `a`–`z` made `A`–`Z`, all at once: a byte's high bit in
+  /// `lower` is set when it is ASCII, at least `a` and at most `z`.
+  private static func upper(_ word: UInt64) -> UInt64 {
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let seven = word & ~high
+    let atLeastA = seven &+ 0x1F1F_1F1F_1F1F_1F1F  // 0x80 - 0x61
+    let aboveZ = seven &+ 0x0505_0505_0505_0505  // 0x7F - 0x7A
+    let lower = ~word & (atLeastA ^ aboveZ) & high
+    return word &- (lower >> 2)
   }
 }
 

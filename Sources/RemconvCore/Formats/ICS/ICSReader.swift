@@ -220,11 +220,13 @@ enum ICSPrescan {
   @discardableResult
   static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) -> String {
     var zones = RecordDigest(high: 0, low: 0)
-    // Of a VTODO only its UID and RELATED-TO lines are needed here.
+    // Of a VTODO only its own UID and RELATED-TO lines are needed here (not its VALARMs').
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
       keeping: ICSReader.keptComponents,
-      keepingLines: { component, property in component == "VTIMEZONE" || property == "UID" || property == "RELATED-TO" })
+      keepingLines: { component, line, depth in
+        component == "VTIMEZONE" || (depth == 1 && (line == "UID" || line == "RELATED-TO"))
+      })
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {

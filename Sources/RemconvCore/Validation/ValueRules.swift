@@ -1,0 +1,139 @@
+/// The value rules of `remconv validate`: what a stored value must look like, checked with the
+/// model's own parsers on the raw columns.
+///
+/// One place for both callers: `validate`'s value pass, which reads the columns back, and an
+/// import, which checks them as they are written (`WrittenValueChecks`).
+enum ValueRules {
+  /// Appends what is wrong with one reminder row's values, in the order `validate` reports.
+  static func checkReminder(_ row: IntegrityReminderValues, into findings: inout [Finding]) {
+    let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
+    func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
+      findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
+    }
+    if isBlank(row.uid ?? "") {
+      add(.missingUID, "the reminder has no UID", .assignFreshUID(originalUID: nil))
+    }
+    if isBlank(row.title) {
+      add(.emptyTitle, "its title is empty", nil)
+    }
+    let created = timestamp(row.createdAt, .createdAt, add)
+    let edited = timestamp(row.editedAt, .editedAt, add)
+    let completed = timestamp(row.completedAt, .completedAt, add)
+    if row.isDone, row.completedAt == nil {
+      let fix: Fix? =
+        edited.map { .inferCompletion(from: .editedAt, value: $0.description) }
+        ?? created.map { .inferCompletion(from: .createdAt, value: $0.description) }
+      add(.doneWithoutCompletion, "it is done but has no completion time", fix)
+    }
+    if !row.isDone, let completedText = row.completedAt, completed != nil {
+      add(.completionWithoutDone, "it is not done but has the completion time \(completedText)", .clearCompletion(value: completedText))
+    }
+    if let created, let edited, edited < created, let createdText = row.createdAt, let editedText = row.editedAt {
+      add(
+        .editedBeforeCreated, "its editedAt \(editedText) is before its createdAt \(createdText)",
+        .raiseEditedAt(from: editedText, to: createdText))
+    }
+    checkDue(row, add)
+    checkPriority(row.priority, add)
+    if let tags = row.tags, !isStringArray(tags) {
+      add(.invalidTags, "its tags \(quoted(tags)) are not a JSON array of strings", .keepInvalidTags(value: tags))
+    }
+    if let finding = extraFinding(row.extra, subject: subject) { findings.append(finding) }
+  }
+
+  private static func timestamp(
+    _ text: String?, _ column: Fix.TimestampColumn, _ add: (ValidationRule, String, Fix?) -> Void
+  ) -> Timestamp? {
+    guard let text else { return nil }
+    if let value = Timestamp(iso: text) { return value }
+    add(
+      .invalidDate, "its \(column.rawValue) \(quoted(text)) is not an ISO 8601 instant with a zone",
+      .keepInvalidTimestamp(column: column, value: text))
+    return nil
+  }
+
+  private static func checkDue(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
+    guard let due = row.due else {
+      if let zone = row.dueTimeZone {
+        add(.invalidTimeZone, "it has the time zone \(quoted(zone)) but no due date", .dropDueTimeZone(zone: zone, kind: nil))
+      } else if let kind = row.dueKind {
+        add(.dueKindMismatch, "its due_kind is \(quoted(kind)) but it has no due date", .setDueKind(nil))
+      }
+      return
+    }
+    do {
+      let parsed = try DueDate(isoText: due, timeZone: row.dueTimeZone)
+      if row.dueKind != parsed.kind.rawValue {
+        add(
+          .dueKindMismatch,
+          "its due_kind is \(row.dueKind.map(quoted) ?? "NULL") but the due date \(quoted(due)) is \(kindPhrase(parsed.kind))",
+          .setDueKind(parsed.kind))
+      }
+    } catch {
+      switch error {
+      case .unparsable:
+        add(.invalidDate, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
+      case .zoneOnDate, .zoneOnUTC:
+        // The text alone is a valid date or UTC time: keep it and its kind, set the zone aside.
+        let kind = (try? DueDate(isoText: due, timeZone: nil))?.kind
+        add(.invalidTimeZone, "its due date: \(error)", .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind))
+      case .unknownZone:
+        // Without its zone the time would read as floating: a different kind. Keep both aside.
+        add(.invalidTimeZone, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
+      }
+    }
+  }
+
+  private static func checkPriority(_ value: SQLValue, _ add: (ValidationRule, String, Fix?) -> Void) {
+    let raw: String
+    switch value {
+    case .integer(let number):
+      if (0...3).contains(number) { return }
+      raw = String(number)
+    case .real(let number): raw = String(number)
+    case .text(let text): raw = text
+    case .null: raw = "NULL"
+    case .blob(let bytes): raw = "<\(bytes.count) bytes>"
+    }
+    add(.invalidPriority, "its priority \(quoted(raw)) is not 0, 1, 2 or 3", .keepInvalidPriority(value: raw))
+  }
+
+  /// `invalid-extra` for an `extra` text that is not a JSON object (reading the store would
+  /// drop it silently).
+  static func extraFinding(_ extra: String?, subject: FindingSubject) -> Finding? {
+    guard let extra, !extra.isEmpty, extra != "{}" else { return nil }
+    if let value = try? JSONParser.parse(extra), value.objectValue != nil { return nil }
+    return Finding(
+      rule: .invalidExtra, subject: subject, message: "its extra \(quoted(extra)) is not a JSON object",
+      fix: .wrapExtra(value: extra))
+  }
+
+  static func isStringArray(_ text: String) -> Bool {
+    if text.isEmpty || text == "[]" { return true }
+    guard let items = (try? JSONParser.parse(text))?.arrayValue else { return false }
+    return items.allSatisfy { $0.stringValue != nil }
+  }
+
+  /// A stored value in single quotes, cut to 40 characters.
+  static func quoted(_ value: String) -> String {
+    "'" + (value.count > 40 ? String(value.prefix(39)) + "…" : value) + "'"
+  }
+
+  /// Empty or only white space (newlines included). Stops at the first other character: this
+  /// runs twice per reminder, and trimming would copy every string through NSString. A first
+  /// byte that is printable ASCII other than a space answers at once: a Character is white
+  /// space by its first scalar, and walking Characters costs hundreds of instructions.
+  static func isBlank(_ text: String) -> Bool {
+    if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
+    return !text.contains { !$0.isWhitespace }
+  }
+
+  static func kindPhrase(_ kind: DueDate.Kind) -> String {
+    switch kind {
+    case .date: "a date"
+    case .floating: "a floating time"
+    case .utc: "a UTC time"
+    case .zoned: "a zoned time"
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import RemconvTestSupport
+import Testing
+@testable import RemconvCore
+
+/// An import checks the values of its rows as it writes them (`WrittenValueChecks`) instead of
+/// reading them back: these tests hold it to what `validate` reads from the same rows.
+@Suite struct WrittenValueChecksTests {
+  /// Every value rule an import can break, a row rewritten by the merge engine's finish (its
+  /// parent never comes), and rows with nothing wrong.
+  static let lines = [
+    #"{"list":"L","listId":"L1","id":"done-1","title":"done, no completion time","isDone":true}"#,
+    #"{"list":"L","listId":"L1","id":"open-1","title":"open","completedAt":"2026-01-02T00:00:00Z"}"#,
+    #"{"list":"L","listId":"L1","id":"edit-1","title":"edited early","createdAt":"2026-03-01T00:00:00Z","editedAt":"2026-02-01T00:00:00Z"}"#,
+    #"{"list":"L","listId":"L1","id":"sub-1","title":"done subtask","isDone":true,"parentId":"NOT-THERE"}"#,
+    #"{"list":"L","listId":"L1","id":"blank-1","title":" \u00a0"}"#,
+    #"{"list":"L","listId":"L1","id":"fine-1","title":"fine","dueDate":"2026-05-01T09:00:00","dueTimeZone":"Europe/Berlin","tags":["a"]}"#,
+  ]
+
+  private static let valueRules: Set<ValidationRule> = [
+    .missingUID, .emptyTitle, .doneWithoutCompletion, .completionWithoutDone, .editedBeforeCreated,
+    .invalidPriority, .invalidDate, .invalidTimeZone, .dueKindMismatch, .invalidTags, .invalidExtra,
+  ]
+
+  @Test func anImportWarnsOfWhatValidateFindsInTheValuesOfItsRows() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let report = try importLines(Self.lines, into: store)
+
+    let warned = report.diagnostics.filter { ValidationRule(rawValue: $0.code).map(Self.valueRules.contains) ?? false }
+      .map { "\($0.code) \($0.uid ?? "")" }
+    let validated = try Validator(store: store).run().findings.filter { Self.valueRules.contains($0.rule) }
+      .map { "\($0.rule.id) \($0.subject.uid ?? "")" }
+    #expect(warned.sorted() == validated.sorted())
+    #expect(
+      Set(warned) == [
+        "done-without-completion done-1", "completion-without-done open-1", "edited-before-created edit-1",
+        "done-without-completion sub-1", "empty-title blank-1",
+      ])
+    // sub-1 was written twice (finish() takes its missing parent away): reported once.
+    #expect(warned.filter { $0.hasSuffix(" sub-1") }.count == 1)
+    // The merge engine reports an empty title itself, under the same code: not twice.
+    #expect(report.diagnostics.filter { $0.uid == "blank-1" && $0.code == "empty-title" }.count == 1)
+  }
+
+  @Test func aRowKeepsTheFindingsOfItsLastWrite() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let checks = WrittenValueChecks(watching: store)
+    try store.write {
+      let list = try store.insertList(ReminderList(id: "L1", name: "L"))
+      var reminder = Reminder(id: "R1", listID: "L1", title: "done", isDone: true)
+      let row = try store.insertReminder(reminder, listRowID: list, parentRowID: nil)
+      #expect(checks.findings.map(\.rule) == [.doneWithoutCompletion])
+      #expect(checks.findings.first?.subject.rowID == row)
+
+      reminder.completedAt = Timestamp(iso: "2026-01-02T00:00:00Z")
+      try store.updateReminder(rowID: row, reminder, listRowID: list, parentRowID: nil)
+      #expect(checks.findings.isEmpty)
+      #expect(checks.rowCount == 2)
+    }
+    checks.stop()
+    // Stopped: later writes are not checked.
+    try store.write {
+      let list = try #require(try store.list(uid: "L1"))
+      try store.insertReminder(Reminder(id: "R2", listID: "L1", title: " "), listRowID: list.rowID, parentRowID: nil)
+    }
+    #expect(checks.rowCount == 2)
+    #expect(checks.findings.isEmpty)
+  }
+}

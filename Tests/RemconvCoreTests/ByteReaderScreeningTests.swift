@@ -18,6 +18,45 @@ import Testing
     }
   }
 
+  @Test func everyLineEndingIsFoundAcrossBuffersInAnyMix() throws {
+    // Lines of every length around the buffer's, ended by LF, CRLF and a lone CR in turn, so
+    // that endings fall on, before and after every buffer boundary; a CRLF split by one too.
+    let directory = TemporaryDirectory()
+    let endings: [[UInt8]] = [[0x0A], [0x0D, 0x0A], [0x0D]]
+    var bytes: [UInt8] = []
+    for index in 0..<600 {
+      bytes += Array(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: (index * 7919) % 700) + endings[index % 3]
+    }
+    let split = ByteReader.bufferSize - 1
+    bytes.replaceSubrange(split..<split, with: [0x0D, 0x0A])
+    // The lines as RFC 5545 and RFC 4180 readers see them, byte by byte.
+    var expected: [[UInt8]] = []
+    var current: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == 0x0A || byte == 0x0D {
+        expected.append(current)
+        current = []
+        if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+      } else {
+        current.append(byte)
+      }
+      index += 1
+    }
+    if !current.isEmpty { expected.append(current) }
+    let path = directory.file("endings.txt")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    let (lines, error) = Self.readLines(of: path)
+    #expect(error.map(String.init(describing:)) == nil)
+    #expect(lines == expected)
+    #expect(lines.count > 600)
+    var fromMemory: [[UInt8]] = []
+    let reader = ByteReader(bytes: bytes, name: "endings.txt")
+    while let line = try reader.readLine() { fromMemory.append(line) }
+    #expect(fromMemory == expected)
+  }
+
   @Test func aNULByteFarIntoAFileIsRefusedWithItsLineAndColumn() throws {
     let directory = TemporaryDirectory()
     // 3000 lines of 40 bytes: the NUL sits in the second 64 KiB buffer.

@@ -27,26 +27,38 @@ import Testing
       ("vtimezone", "VTIMEZONE"), ("x-lic-location", "X-LIC-LOCATION"), ("tzid", "TZID"),
       ("uidx", "UIDX"), ("ui", "UI"), ("uiD_", "UID_"), ("u1d", "U1D"), ("uíd", "UíD"),
       ("percent-completed", "PERCENT-COMPLETED"), ("x-remconv-flagged", "X-REMCONV-FLAGGED"), ("", ""),
+      ("x-remconv-something-longer", "X-REMCONV-SOMETHING-LONGER"),
       ("UID\u{0}", "UID\u{0}"), ("Ä", "Ä"), ("a-z@[`{", "A-Z@[`{"),
     ]
     for (written, expected) in cases {
       let bytes = Array(written.utf8)
       #expect(bytes.withUnsafeBufferPointer(ContentLine.asciiUppercased) == expected, "\(written)")
     }
-    #expect(Array("summary".utf8).withUnsafeBufferPointer(KnownName.match) == "SUMMARY")
-    #expect(Array("summarx".utf8).withUnsafeBufferPointer(KnownName.match) == nil)
-    #expect(Array("x-remconv-flagged".utf8).withUnsafeBufferPointer(KnownName.match) == nil)
-    // Every byte value in every position of a name: only a letter's two cases match.
-    let name = Array("DTSTAMP".utf8)
+    func known(_ text: String) -> ICSName? { Array(text.utf8).withUnsafeBufferPointer(ICSName.init) }
+    #expect(known("summary") == .summary)
+    #expect(known("x-remconv-flagged") == .remconvFlagged)
+    #expect(known("summarx") == nil)
+    #expect(known("x-remconv-something-longer") == nil)
+    for name in ICSName.allCases {
+      #expect(known(name.rawValue.lowercased()) == name)
+      #expect(known(name.rawValue + "S") == nil)
+      #expect(ContentLine(text: name.rawValue.lowercased() + ":x", line: 1).known == name)
+    }
+    // Every byte value in every position of a name that spans all three words: only a
+    // letter's two cases match.
+    let name = Array("X-REMCONV-INVALID".utf8)
     for position in name.indices {
       for byte in UInt8.min...UInt8.max {
         var changed = name
         changed[position] = byte
-        let matched = changed.withUnsafeBufferPointer(KnownName.match)
-        let sameLetter = byte == name[position] || byte == name[position] + 0x20
-        #expect((matched == "DTSTAMP") == sameLetter, "byte \(byte) at \(position)")
+        let isLetter = name[position] >= UInt8(ascii: "A") && name[position] <= UInt8(ascii: "Z")
+        let sameName = byte == name[position] || (isLetter && byte == name[position] + 0x20)
+        #expect((changed.withUnsafeBufferPointer(ICSName.init) == .remconvInvalid) == sameName, "byte \(byte) at \(position)")
       }
     }
+    // A non-ASCII name is never a known one, even where Unicode would upper-case it to one.
+    #expect(ContentLine(text: "u\u{131}d:x", line: 1).known == nil)
+    #expect(ContentLine(text: "u\u{131}d:x", line: 1).name == "U\u{131}D")
   }
 
   @Test func keepsTheRealSpaceAfterTheFoldSpace() throws {

@@ -31,13 +31,13 @@ struct ComponentBlock: Sendable {
   }
 
   /// Whether the component has a property `name` of its own.
-  func has(_ name: String) -> Bool {
-    topLevel.contains { lines[$0].name == name }
+  func has(_ name: ICSName) -> Bool {
+    topLevel.contains { lines[$0].known == name }
   }
 
   /// The value of the first top-level property `name`, unescaped.
-  func firstValue(of name: String) -> String? {
-    for index in topLevel where lines[index].name == name {
+  func firstValue(of name: ICSName) -> String? {
+    for index in topLevel where lines[index].known == name {
       return lines[index].parts.map { ICSText.unescape($0.value) }
     }
     return nil

@@ -7,6 +7,8 @@ struct ContentLine: Sendable, Equatable {
   let line: Int
   /// The property or keyword name in upper case: everything before the first `;` or `:`.
   let name: String
+  /// The name as one of the names decoders dispatch on, when it is one.
+  let known: ICSName?
   /// `BEGIN:NAME` or `END:NAME`, with the component name in upper case.
   let boundary: ComponentBoundary?
 
@@ -15,27 +17,30 @@ struct ContentLine: Sendable, Equatable {
     self.line = line
     // Names and component names are ASCII; reading them as bytes keeps a 100k-item file fast.
     var text = text
-    (name, boundary) = text.withUTF8(Self.nameAndBoundary)
+    (name, known, boundary) = text.withUTF8(Self.nameAndBoundary)
   }
 
   /// A line whose name and boundary were read from its bytes already (`ContentLineReader`).
-  init(text: String, line: Int, name: String, boundary: ComponentBoundary?) {
+  init(text: String, line: Int, name: String, known: ICSName?, boundary: ComponentBoundary?) {
     self.text = text
     self.line = line
     self.name = name
+    self.known = known
     self.boundary = boundary
   }
 
   /// The line split into name, parameters and value; nil when it has no `:` outside quotes.
   var parts: ContentLineParts? { ContentLineParts(text) }
 
-  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ComponentBoundary?) {
+  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ICSName?, ComponentBoundary?) {
     var nameEnd = 0
     while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
-    let name = asciiUppercased(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
-    guard nameEnd == 5 || nameEnd == 3, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":"),
-      name == "BEGIN" || name == "END"
-    else { return (name, nil) }
+    let nameBytes = UnsafeBufferPointer(rebasing: bytes[..<nameEnd])
+    let known = ICSName(nameBytes)
+    let name = known?.rawValue ?? uppercasedUnknown(nameBytes)
+    guard known == .begin || known == .end, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":") else {
+      return (name, known, nil)
+    }
     let rest = UnsafeBufferPointer(rebasing: bytes[(nameEnd + 1)...])
     let component: String
     if rest.allSatisfy({ $0 < 0x80 }) {
@@ -47,62 +52,87 @@ struct ContentLine: Sendable, Equatable {
       // Not a component name any producer writes; trimmed as Characters, as ever.
       component = asciiUppercased(rest).trimmingASCIIWhitespace()
     }
-    return (name, component.isEmpty ? nil : (name == "BEGIN" ? .begin(component) : .end(component)))
+    return (name, known, component.isEmpty ? nil : (known == .begin ? .begin(component) : .end(component)))
   }
 
   /// The bytes with ASCII letters in upper case (names are usually upper case already).
   static func asciiUppercased(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-    if let name = KnownName.match(bytes) { return name }
+    ICSName(bytes)?.rawValue ?? uppercasedUnknown(bytes)
+  }
+
+  /// `asciiUppercased` of bytes that spell no `ICSName`.
+  private static func uppercasedUnknown(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     guard bytes.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else { return String(decoding: bytes, as: UTF8.self) }
     return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
   }
 }
 
-/// The names a calendar repeats on almost every line, matched without making a string.
+/// The names a calendar repeats on almost every line: properties, components and parameters
+/// of RFC 5545 and the extensions remconv reads and writes.
 ///
 /// Every line's name (and every parameter's) is upper-cased into a `String`, in the pre-scan
-/// and again in the reading pass: decoding those few bytes was a sixth of the pre-scan's
-/// instructions. A name is packed, upper-cased, into two words and compared with the packed
-/// names of its length; a match returns the literal, which costs nothing to make.
-enum KnownName {
-  /// Names of at most 16 bytes: properties, components and parameters of RFC 5545 and the
-  /// extensions remconv reads and writes.
-  private static let names = [
-    "BEGIN", "END", "VCALENDAR", "VTODO", "VEVENT", "VJOURNAL", "VTIMEZONE", "VALARM", "STANDARD", "DAYLIGHT",
-    "VERSION", "PRODID", "CALSCALE", "METHOD", "NAME", "COLOR", "X-WR-CALNAME", "X-WR-TIMEZONE",
-    "UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "SEQUENCE", "SUMMARY", "DESCRIPTION", "STATUS", "CLASS",
-    "DUE", "DTSTART", "DURATION", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "CATEGORIES", "RELATED-TO",
-    "URL", "LOCATION", "GEO", "COMMENT", "CONTACT", "ATTACH", "ORGANIZER", "ATTENDEE",
-    "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "TRIGGER", "ACTION", "REPEAT",
-    "TZID", "TZNAME", "TZOFFSETFROM", "TZOFFSETTO", "TZURL", "X-LIC-LOCATION",
-    "VALUE", "RELTYPE", "RELATED", "LANGUAGE", "ALTREP", "ENCODING", "FMTTYPE",
-  ]
+/// and again in the reading pass, and the decoders dispatch on it: decoding those few bytes
+/// was a sixth of the pre-scan, and comparing the name with case after case of a `switch`
+/// over strings a twentieth of a conversion. A name is packed, upper-cased, into three words
+/// and compared with the packed names of its length; a match gives the case, whose text is a
+/// literal that costs nothing to make, and the decoders switch over cases.
+enum ICSName: String, CaseIterable {
+  case begin = "BEGIN", end = "END"
+  case vcalendar = "VCALENDAR", vtodo = "VTODO", vevent = "VEVENT", vjournal = "VJOURNAL"
+  case vtimezone = "VTIMEZONE", valarm = "VALARM", standard = "STANDARD", daylight = "DAYLIGHT"
+  case version = "VERSION", prodid = "PRODID", calscale = "CALSCALE", method = "METHOD", name = "NAME"
+  case color = "COLOR", calendarName = "X-WR-CALNAME", calendarTimeZone = "X-WR-TIMEZONE"
+  case appleCalendarColor = "X-APPLE-CALENDAR-COLOR", appleSortOrder = "X-APPLE-SORT-ORDER"
+  case uid = "UID", dtstamp = "DTSTAMP", created = "CREATED", lastModified = "LAST-MODIFIED"
+  case sequence = "SEQUENCE", summary = "SUMMARY", description = "DESCRIPTION", status = "STATUS"
+  case classification = "CLASS", due = "DUE", dtstart = "DTSTART", duration = "DURATION"
+  case completed = "COMPLETED", percentComplete = "PERCENT-COMPLETE", priority = "PRIORITY"
+  case categories = "CATEGORIES", relatedTo = "RELATED-TO", url = "URL", location = "LOCATION"
+  case geo = "GEO", comment = "COMMENT", contact = "CONTACT", attach = "ATTACH", organizer = "ORGANIZER"
+  case attendee = "ATTENDEE", rrule = "RRULE", rdate = "RDATE", exdate = "EXDATE"
+  case recurrenceID = "RECURRENCE-ID", trigger = "TRIGGER", action = "ACTION", repeatCount = "REPEAT"
+  case tzid = "TZID", tzname = "TZNAME", tzoffsetfrom = "TZOFFSETFROM", tzoffsetto = "TZOFFSETTO"
+  case tzurl = "TZURL", licLocation = "X-LIC-LOCATION"
+  case remconvFlagged = "X-REMCONV-FLAGGED", remconvExtra = "X-REMCONV-EXTRA"
+  case remconvInvalid = "X-REMCONV-INVALID", remconvCreated = "X-REMCONV-CREATED"
+  case value = "VALUE", reltype = "RELTYPE", related = "RELATED", language = "LANGUAGE", altrep = "ALTREP"
+  case encoding = "ENCODING", fmttype = "FMTTYPE"
+
+  /// The longest name packed.
+  private static let maximumLength = 24
 
   /// The packed names by length (index 0 unused).
-  private static let byLength: [[(packed: (UInt64, UInt64), name: String)]] = {
-    var table = Array(repeating: [(packed: (UInt64, UInt64), name: String)](), count: 17)
-    for name in names {
-      let bytes = Array(name.utf8)
-      precondition(bytes.count <= 16, "a known name fits two words")
-      let packed = bytes.withUnsafeBufferPointer(pack)
-      table[bytes.count].append((packed, name))
+  private static let byLength: [[(packed: Packed, name: ICSName)]] = {
+    var table = Array(repeating: [(packed: Packed, name: ICSName)](), count: maximumLength + 1)
+    for name in allCases {
+      let bytes = Array(name.rawValue.utf8)
+      precondition(bytes.count <= maximumLength, "a name fits three words")
+      table[bytes.count].append((bytes.withUnsafeBufferPointer(pack), name))
     }
     return table
   }()
 
-  /// The known name the bytes spell in any case, or nil.
-  static func match(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    guard bytes.count > 0, bytes.count <= 16 else { return nil }
-    let packed = pack(bytes)
-    for candidate in byLength[bytes.count] where candidate.packed == packed { return candidate.name }
-    return nil
+  /// The name the bytes spell in any case of ASCII letters, or nil.
+  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count > 0, bytes.count <= Self.maximumLength else { return nil }
+    let packed = Self.pack(bytes)
+    guard let match = Self.byLength[bytes.count].first(where: { $0.packed == packed }) else { return nil }
+    self = match.name
   }
 
-  /// Up to 16 bytes, ASCII letters upper-cased, little-endian into two words (the rest zero).
-  private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-    var words: (UInt64, UInt64) = (0, 0)
+  private struct Packed: Equatable {
+    var words: (UInt64, UInt64, UInt64)
+
+    static func == (left: Packed, right: Packed) -> Bool {
+      left.words.0 == right.words.0 && left.words.1 == right.words.1 && left.words.2 == right.words.2
+    }
+  }
+
+  /// Up to 24 bytes, ASCII letters upper-cased, little-endian into three words (the rest zero).
+  private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed {
+    var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
     withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
-    return (upper(words.0), upper(words.1))
+    return Packed(words: (upper(words.0), upper(words.1), upper(words.2)))
   }
 
   /// The eight bytes of `word` with `a`–`z` made `A`–`Z`, all at once: a byte's high bit in

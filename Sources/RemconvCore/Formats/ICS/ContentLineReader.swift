@@ -31,6 +31,7 @@ final class ContentLineReader {
   /// What is known of a line before its text is decoded.
   struct Head {
     let name: String
+    let known: ICSName?
     let boundary: ComponentBoundary?
     let line: Int
   }
@@ -44,13 +45,13 @@ final class ContentLineReader {
     let head: Head
     if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
       // Plain ASCII: the name is read from the bytes, the text made only if asked for.
-      let (name, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
-      head = Head(name: name, boundary: boundary, line: start)
+      let (name, known, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
+      head = Head(name: name, known: known, boundary: boundary, line: start)
     } else {
       // Decoding may change the bytes (NULs, Latin-1) and warns, in line order as ever.
       let line = ContentLine(text: decode(logical, line: start), line: start)
       decoded = line
-      head = Head(name: line.name, boundary: line.boundary, line: start)
+      head = Head(name: line.name, known: line.known, boundary: line.boundary, line: start)
     }
     current = head
     return head
@@ -60,13 +61,14 @@ final class ContentLineReader {
   func materialize() -> ContentLine {
     if let decoded { return decoded }
     return ContentLine(
-      text: String(decoding: logical, as: UTF8.self), line: current.line, name: current.name, boundary: current.boundary)
+      text: String(decoding: logical, as: UTF8.self), line: current.line, name: current.name, known: current.known,
+      boundary: current.boundary)
   }
 
   /// The length in bytes of the last `nextHead()`'s line once decoded.
   var decodedLength: Int { decoded?.text.utf8.count ?? logical.count }
 
-  private var current = Head(name: "", boundary: nil, line: 0)
+  private var current = Head(name: "", known: nil, boundary: nil, line: 0)
 
   /// Unfolds the next logical line into `logical`; returns the physical line it starts on.
   private func unfold() throws(RemconvError) -> Int? {

@@ -141,7 +141,7 @@ final class ICSReader: ReminderReader {
   }
 
   private func add(_ block: ComponentBlock, listID: String) throws {
-    let uid = block.firstValue(of: "UID")
+    let uid = block.firstValue(of: .uid)
     if let uid, !uid.isEmpty, !group.isEmpty, listID == groupListID, groupUID == uid {
       group.append(block)
       return
@@ -151,7 +151,7 @@ final class ICSReader: ReminderReader {
     groupUID = uid
     groupListID = listID
     groupWrittenByRemconv = calendarProperties.contains { line in
-      line.name == "PRODID" && line.parts?.value == ICSFormat.productID
+      line.known == .prodid && line.parts?.value == ICSFormat.productID
     }
   }
 
@@ -180,7 +180,7 @@ final class ICSReader: ReminderReader {
       session.warn(
         "orphan-override",
         "this VTODO overrides one occurrence (RECURRENCE-ID) of a VTODO that is not next to it; it is imported as a reminder of its own",
-        line: first.startLine, uid: first.firstValue(of: "UID"))
+        line: first.startLine, uid: first.firstValue(of: .uid))
       masters = [first]
     }
     let decoder = VTodoDecoder(session: session)
@@ -210,7 +210,7 @@ final class ICSReader: ReminderReader {
     return digest
   }
 
-  private static func isOverride(_ block: ComponentBlock) -> Bool { block.has("RECURRENCE-ID") }
+  private static func isOverride(_ block: ComponentBlock) -> Bool { block.has(.recurrenceID) }
 }
 
 /// The first pass over an input: VTIMEZONEs and parent-to-child links.
@@ -232,8 +232,8 @@ enum ICSPrescan {
       if block.name == "VTIMEZONE" {
         session.zones.add(block)
         for line in block.lines { zones = zones.appending(line.text) }
-      } else if let parent = block.firstValue(of: "UID"), !parent.isEmpty {
-        for (_, line) in block.topLevelProperties() where line.name == "RELATED-TO" {
+      } else if let parent = block.firstValue(of: .uid), !parent.isEmpty {
+        for (_, line) in block.topLevelProperties() where line.known == .relatedTo {
           guard let parts = line.parts, parts.parameter("RELTYPE")?.uppercased() == "CHILD" else { continue }
           let child = ICSText.unescape(parts.value).trimmingASCIIWhitespace()
           if !child.isEmpty { session.links.add(child: child, parent: parent, at: session.location(line.line)) }

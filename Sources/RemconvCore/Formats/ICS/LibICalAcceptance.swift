@@ -37,7 +37,9 @@ enum LibICalAcceptance {
       case nil:
         var text = line.text
         let accepted = text.withUTF8 { bytes in
-          Line(bytes).map { inAlarm ? acceptsAlarmProperty(line.name, $0) : acceptsTodoProperty(line.name, $0) } ?? false
+          Line(bytes).map {
+            inAlarm ? acceptsAlarmProperty(line.known, line.name, $0) : acceptsTodoProperty(line.known, line.name, $0)
+          } ?? false
         }
         if !accepted { return false }
       }
@@ -90,38 +92,38 @@ enum LibICalAcceptance {
     bytes.elementsEqual(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  private static func acceptsTodoProperty(_ name: String, _ line: Line) -> Bool {
-    switch name {
-    case "UID", "SUMMARY", "DESCRIPTION", "CATEGORIES", "URL":
+  private static func acceptsTodoProperty(_ known: ICSName?, _ name: String, _ line: Line) -> Bool {
+    switch known {
+    case .uid, .summary, .description, .categories, .url:
       return line.parameter == nil && isText(line.value)
-    case "RELATED-TO":
+    case .relatedTo:
       return line.parameter(absentOr: "RELTYPE", in: ["PARENT", "CHILD", "SIBLING"]) && isText(line.value)
-    case "DTSTAMP", "CREATED", "LAST-MODIFIED", "COMPLETED":
+    case .dtstamp, .created, .lastModified, .completed:
       return line.parameter == nil && isUTCDateTime(line.value)
-    case "DUE", "DTSTART":
+    case .due, .dtstart:
       return isDateValue(line)
-    case "STATUS":
+    case .status:
       return line.parameter == nil
         && (equals(line.value, "NEEDS-ACTION") || equals(line.value, "COMPLETED") || equals(line.value, "IN-PROCESS")
           || equals(line.value, "CANCELLED"))
-    case "PRIORITY":
+    case .priority:
       return line.parameter == nil && line.value.count == 1 && isDigits(line.value)
-    case "PERCENT-COMPLETE":
+    case .percentComplete:
       return line.parameter == nil && number(line.value, digits: 1...3).map { $0 <= 100 } == true
-    case "RRULE":
+    case .rrule:
       return line.parameter == nil && isRecurrenceRule(line.value)
     default:
       return isExtension(name) && line.parameter == nil && isText(line.value)
     }
   }
 
-  private static func acceptsAlarmProperty(_ name: String, _ line: Line) -> Bool {
-    switch name {
-    case "DESCRIPTION":
+  private static func acceptsAlarmProperty(_ known: ICSName?, _ name: String, _ line: Line) -> Bool {
+    switch known {
+    case .description:
       return line.parameter == nil && isText(line.value)
-    case "ACTION":
+    case .action:
       return line.parameter == nil && (equals(line.value, "DISPLAY") || equals(line.value, "AUDIO"))
-    case "TRIGGER":
+    case .trigger:
       return line.parameter(absentOr: "RELATED", in: ["START", "END"]) && isDuration(line.value)
     default:
       return isExtension(name) && line.parameter == nil && isText(line.value)

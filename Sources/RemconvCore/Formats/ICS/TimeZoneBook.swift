@@ -21,7 +21,7 @@ final class TimeZoneBook {
   }
 
   func add(_ block: ComponentBlock) {
-    guard let tzid = block.firstValue(of: "TZID"), blocks[tzid] == nil else { return }
+    guard let tzid = block.firstValue(of: .tzid), blocks[tzid] == nil else { return }
     blocks[tzid] = block
     resolved[tzid] = nil
   }

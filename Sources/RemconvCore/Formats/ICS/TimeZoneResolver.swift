@@ -29,7 +29,7 @@ enum TimeZoneResolver {
         }
       }
     }
-    if let location = vtimezone?.firstValue(of: "X-LIC-LOCATION")?.trimmingASCIIWhitespace(), isIANA(location) {
+    if let location = vtimezone?.firstValue(of: .licLocation)?.trimmingASCIIWhitespace(), isIANA(location) {
       return .mapped(location, reason: "the X-LIC-LOCATION of its VTIMEZONE")
     }
     if let windows = windowsZones[trimmed] {

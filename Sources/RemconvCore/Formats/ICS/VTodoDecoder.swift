@@ -23,21 +23,19 @@ import Foundation
 struct VTodoDecoder {
   let session: ICSReadSession
 
-  /// Whether the mapping reads a property; each other property is kept in `lines`. (A switch:
-  /// comparing each line's name costs less than hashing it.)
-  private static func isModelled(_ name: String) -> Bool {
+  /// Whether the mapping reads a property; each other property is kept in `lines`.
+  private static func isModelled(_ name: ICSName) -> Bool {
     switch name {
-    case "UID", "SUMMARY", "DESCRIPTION", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "PRIORITY", "DUE", "DTSTART",
-      "CREATED", "LAST-MODIFIED", "DTSTAMP", "URL", "CATEGORIES", "RELATED-TO", "X-REMCONV-FLAGGED", "X-REMCONV-EXTRA",
-      "X-REMCONV-INVALID":
+    case .uid, .summary, .description, .status, .completed, .percentComplete, .priority, .due, .dtstart, .created,
+      .lastModified, .dtstamp, .url, .categories, .relatedTo, .remconvFlagged, .remconvExtra, .remconvInvalid:
       true
     default: false
     }
   }
 
   /// Modelled properties that may appear more than once.
-  private static func isRepeatable(_ name: String) -> Bool {
-    name == "CATEGORIES" || name == "RELATED-TO" || name == "X-REMCONV-INVALID"
+  private static func isRepeatable(_ name: ICSName) -> Bool {
+    name == .categories || name == .relatedTo || name == .remconvInvalid
   }
 
   /// Parameters the mapping itself interprets, so they are not kept in `parameters`.
@@ -50,7 +48,7 @@ struct VTodoDecoder {
   func decode(
     master: ComponentBlock, overrides: [ComponentBlock], listID: String, derivation: [String]?, stampIsEditTime: Bool
   ) -> Reminder {
-    let sourceUID = master.firstValue(of: "UID").flatMap { $0.isEmpty ? nil : $0 }
+    let sourceUID = master.firstValue(of: .uid).flatMap { $0.isEmpty ? nil : $0 }
     let dropped = reportProblems(in: master, uid: sourceUID)
     let keptOverrides = overrides.map { override in
       Self.encodingInvalidLines(override, dropped: reportProblems(in: override, uid: sourceUID))
@@ -80,11 +78,11 @@ struct VTodoDecoder {
   /// Reads the VTODO's lines into fields, keeping what is not modelled.
   private func walk(_ master: ComponentBlock, dropped: Set<Int>, uid: String?) -> Fields {
     var fields = Fields()
-    let due = master.topLevel.first { master.lines[$0].name == "DUE" && !dropped.contains($0) }
+    let due = master.topLevel.first { master.lines[$0].known == .due && !dropped.contains($0) }
       .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
-    let recurs = master.has("RRULE") || master.has("RDATE")
+    let recurs = master.has(.rrule) || master.has(.rdate)
     // A VTODO has a dozen properties: a list is quicker to search than a set is to hash.
-    var seenNames: [String] = []
+    var seenNames: [ICSName] = []
     var depth = 0
     for (index, line) in master.lines.enumerated() {
       switch line.boundary {
@@ -106,35 +104,36 @@ struct VTodoDecoder {
         fields.invalid.append(line.text)
         continue
       }
-      let name = parts.name
-      guard Self.isModelled(name) else {
+      // The line's name is the name of its parts (both are what comes before the first `;` or
+      // `:`); only an ASCII name can be a known one.
+      guard let name = line.known, Self.isModelled(name) else {
         fields.lines.append(line.text)
         continue
       }
       let repeatable = Self.isRepeatable(name)
       if !repeatable, seenNames.contains(name) {
         session.warn(
-          "duplicate-property", "\(name) appears again in the VTODO; the first is used, this one is kept as it is",
+          "duplicate-property", "\(name.rawValue) appears again in the VTODO; the first is used, this one is kept as it is",
           line: line.line, uid: uid)
         fields.lines.append(line.text)
         continue
       }
       if !repeatable { seenNames.append(name) }
-      if name == "DTSTART" {
+      if name == .dtstart {
         // Apple writes DTSTART equal to DUE, meaning no start date. A real start (or the anchor
         // of a recurrence) is kept as it is.
         if let start = ICSDateValue(parts), start == due, !recurs { continue }
         fields.lines.append(line.text)
         continue
       }
-      if let parameters = parts.parameterText(excluding: Self.interpretedParameters), name != "X-REMCONV-EXTRA" {
-        if name == "RELATED-TO" && !isParentRelation(parts) {
+      if let parameters = parts.parameterText(excluding: Self.interpretedParameters), name != .remconvExtra {
+        if name == .relatedTo && !isParentRelation(parts) {
           fields.lines.append(line.text)
           continue
         }
-        if fields.parameters[name] == nil { fields.parameters[name] = .string(parameters) }
+        if fields.parameters[name.rawValue] == nil { fields.parameters[name.rawValue] = .string(parameters) }
       }
-      read(parts, line: line, uid: uid, into: &fields)
+      read(name, parts, line: line, uid: uid, into: &fields)
     }
     return fields
   }
@@ -202,16 +201,16 @@ struct VTodoDecoder {
     }
   }
 
-  private func read(_ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields) {
+  private func read(_ name: ICSName, _ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields) {
     let value = parts.value
-    switch parts.name {
-    case "UID":
+    switch name {
+    case .uid:
       break
-    case "SUMMARY":
+    case .summary:
       fields.title = ICSText.unescape(value)
-    case "DESCRIPTION":
+    case .description:
       fields.notes = ICSText.unescape(value)
-    case "STATUS":
+    case .status:
       switch value.trimmingASCIIWhitespace().uppercased() {
       case "COMPLETED": fields.statusDone = true
       case "NEEDS-ACTION": break
@@ -223,50 +222,50 @@ struct VTodoDecoder {
       default:
         fields.status = value.trimmingASCIIWhitespace()
       }
-    case "COMPLETED":
+    case .completed:
       guard let completed = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
       fields.completedAt = completed
-    case "PERCENT-COMPLETE":
+    case .percentComplete:
       guard let percent = Int(value.trimmingASCIIWhitespace()), (0...100).contains(percent) else {
         return invalid(parts, line, uid, &fields)
       }
       if percent == 100 { fields.percentDone = true } else if percent > 0 { fields.percent = percent }
-    case "PRIORITY":
+    case .priority:
       guard let number = Int(value.trimmingASCIIWhitespace()), (0...9).contains(number) else {
         return invalid(parts, line, uid, &fields)
       }
       fields.priority = Priority(iCalendarNumber: number)
       if fields.priority.iCalendarNumber != number, number != 0 { fields.exactPriority = number }
-    case "DUE":
+    case .due:
       guard let due = dueDate(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
       fields.due = due
-    case "CREATED":
+    case .created:
       guard let created = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
       fields.createdAt = created
-    case "LAST-MODIFIED":
+    case .lastModified:
       guard let modified = timestamp(parts, line: line, uid: uid) else { return invalid(parts, line, uid, &fields) }
       fields.lastModified = modified
-    case "DTSTAMP":
+    case .dtstamp:
       // Written anew on every export; read (after the walk) only as the edit time when
       // LAST-MODIFIED is absent.
       fields.stampLine = (parts, line)
-    case "URL":
+    case .url:
       let url = value.trimmingASCIIWhitespace()
       if !url.isEmpty { fields.url = url }
-    case "CATEGORIES":
+    case .categories:
       fields.tags += ICSText.splitList(value).filter { !$0.isEmpty }
-    case "RELATED-TO":
+    case .relatedTo:
       readRelation(parts, line: line, uid: uid, into: &fields)
-    case "X-REMCONV-FLAGGED":
+    case .remconvFlagged:
       switch value.trimmingASCIIWhitespace().uppercased() {
       case "TRUE": fields.flagged = true
       case "FALSE": break
       default: invalid(parts, line, uid, &fields)
       }
-    case "X-REMCONV-EXTRA":
+    case .remconvExtra:
       guard let object = ICSPassThrough.decode(ICSText.unescape(value)) else { return invalid(parts, line, uid, &fields) }
       fields.passedThrough.merge(object) { _, new in new }
-    case "X-REMCONV-INVALID":
+    case .remconvInvalid:
       fields.invalid.append(ICSText.unescape(value))
     default:
       fields.lines.append(line.text)

@@ -101,30 +101,62 @@ enum ICSName: String, CaseIterable {
   /// The longest name packed.
   private static let maximumLength = 24
 
-  /// The packed names by length (index 0 unused).
-  private static let byLength: [[(packed: Packed, name: ICSName)]] = {
-    var table = Array(repeating: [(packed: Packed, name: ICSName)](), count: maximumLength + 1)
+  /// An open-addressed hash table of the packed names: a lookup is a multiply and one or two
+  /// probes. A fixed allocation that lives as long as the process: reading it retains nothing.
+  /// Written once, by its initializer (which Swift runs once, thread-safely), and only read
+  /// after: safe to share between threads.
+  nonisolated(unsafe) private static let table: UnsafeMutableBufferPointer<Entry?> = {
+    let table = UnsafeMutableBufferPointer<Entry?>.allocate(capacity: tableSize)
+    table.initialize(repeating: nil)
     for name in allCases {
       let bytes = Array(name.rawValue.utf8)
       precondition(bytes.count <= maximumLength, "a name fits three words")
-      table[bytes.count].append((bytes.withUnsafeBufferPointer(pack), name))
+      let packed = bytes.withUnsafeBufferPointer(pack)
+      var slot = packed.slot
+      while table[slot] != nil { slot = (slot + 1) & (tableSize - 1) }
+      table[slot] = Entry(packed: packed, length: bytes.count, name: name)
     }
     return table
   }()
+
+  /// A power of two, several times the number of names: probes stay short.
+  private static let tableSize = 512
+
+  private struct Entry {
+    let packed: Packed
+    /// Bytes that end in NULs pack like the name without them.
+    let length: Int
+    let name: ICSName
+  }
 
   /// The name the bytes spell in any case of ASCII letters, or nil.
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard bytes.count > 0, bytes.count <= Self.maximumLength else { return nil }
     let packed = Self.pack(bytes)
-    guard let match = Self.byLength[bytes.count].first(where: { $0.packed == packed }) else { return nil }
-    self = match.name
+    let table = Self.table
+    var slot = packed.slot
+    while let entry = table[slot] {
+      if entry.packed == packed, entry.length == bytes.count {
+        self = entry.name
+        return
+      }
+      slot = (slot + 1) & (Self.tableSize - 1)
+    }
+    return nil
   }
 
+  /// Three words of upper-cased bytes, zero after the last.
   private struct Packed: Equatable {
     var words: (UInt64, UInt64, UInt64)
 
     static func == (left: Packed, right: Packed) -> Bool {
       left.words.0 == right.words.0 && left.words.1 == right.words.1 && left.words.2 == right.words.2
+    }
+
+    /// The slot to start probing at: the high bits of a multiplicative hash.
+    var slot: Int {
+      let mixed = (words.0 &* 0x9E37_79B9_7F4A_7C15) ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (words.2 &* 0x1656_67B1_9E37_79F9)
+      return Int(truncatingIfNeeded: mixed >> 55) & (ICSName.tableSize - 1)
     }
   }
 

@@ -176,18 +176,19 @@ extension Store {
     return try statement.step()?.int(0)
   }
 
-  /// Binds a reminder's row (uid, list, parent, `storedContent`, then the source digest) to
-  /// parameters 1...18; returns the content as bound.
-  private func bindRow(
-    _ statement: Statement, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
-  ) throws -> [SQLValue] {
-    let content = storedContent(of: reminder)
-    try statement.bind(.text(reminder.id), at: 1)
-    try statement.bind(.integer(listRowID), at: 2)
-    try statement.bind(parentRowID.map(SQLValue.integer) ?? .null, at: 3)
-    try statement.bind(content, from: 4)
-    try statement.bind(sourceDigest.map { .blob($0.bytes) } ?? .null, at: 18)
-    return content
+  /// A reminder's row as bound to parameters 1...18: uid, list, parent, `storedContent`, then
+  /// the source digest.
+  private func rowValues(
+    _ reminder: Reminder, content: [SQLValue], listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
+  ) -> [SQLValue] {
+    var values: [SQLValue] = []
+    values.reserveCapacity(19)
+    values.append(.text(reminder.id))
+    values.append(.integer(listRowID))
+    values.append(parentRowID.map(SQLValue.integer) ?? .null)
+    values += content
+    values.append(sourceDigest.map { .blob($0.bytes) } ?? .null)
+    return values
   }
 
   /// Inserts a reminder; `sourceDigest` is the digest of the record it comes from, when an
@@ -203,8 +204,9 @@ extension Store {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """
     }
-    let content = try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
-    _ = try statement.step()
+    let content = storedContent(of: reminder)
+    try statement.execute(
+      binding: rowValues(reminder, content: content, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
     let rowID = database.lastInsertRowID
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
     return rowID
@@ -223,9 +225,10 @@ extension Store {
       WHERE id = ?
       """
     }
-    let content = try bindRow(statement, reminder, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
-    try statement.bind(.integer(rowID), at: 19)
-    _ = try statement.step()
+    let content = storedContent(of: reminder)
+    var values = rowValues(reminder, content: content, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    values.append(.integer(rowID))
+    try statement.execute(binding: values)
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
   }
 

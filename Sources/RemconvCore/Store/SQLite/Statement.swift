@@ -55,6 +55,57 @@ public final class Statement {
     guard code == SQLITE_OK else { throw database.lastError(code: code, sql: sql) }
   }
 
+  /// Binds `values` to parameters `first`... and runs the statement to its end: an INSERT or
+  /// UPDATE, which does all its work in one step. Texts and blobs are bound in place, not
+  /// copied (SQLITE_STATIC): the step runs while every value's bytes are held, and the
+  /// bindings are cleared before they are let go. Copying each text into SQLite and freeing
+  /// it again was a tenth of an import's SQLite time.
+  public func execute(binding values: [SQLValue], from first: Int32 = 1) throws(SQLiteError) {
+    if let failure = bindInPlace(values, from: 0, first: first) { throw failure }
+  }
+
+  /// Binds `values[position...]` in place, then steps and clears the bindings: nested, so
+  /// that every text's and blob's bytes stay valid until then. Returns the error, if any.
+  private func bindInPlace(_ values: [SQLValue], from position: Int, first: Int32) -> SQLiteError? {
+    guard position < values.count else {
+      defer {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+      }
+      let code = sqlite3_step(raw)
+      return code == SQLITE_DONE || code == SQLITE_ROW ? nil : database.lastError(code: code, sql: sql)
+    }
+    let index = first + Int32(position)
+    let code: Int32
+    switch values[position] {
+    case .text(var text):
+      return text.withUTF8 { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { characters in
+          // An empty text must stay text: a nil pointer would bind NULL.
+          let code =
+            if let base = characters.baseAddress, !characters.isEmpty {
+              sqlite3_bind_text64(raw, index, base, sqlite3_uint64(characters.count), nil, UInt8(SQLITE_UTF8))
+            } else {
+              sqlite3_bind_text(raw, index, "", 0, nil)
+            }
+          guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
+          return bindInPlace(values, from: position + 1, first: first)
+        }
+      }
+    case .blob(let bytes):
+      return bytes.withUnsafeBytes { buffer in
+        let code = sqlite3_bind_blob(raw, index, buffer.baseAddress, Int32(buffer.count), nil)
+        guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
+        return bindInPlace(values, from: position + 1, first: first)
+      }
+    case .null: code = sqlite3_bind_null(raw, index)
+    case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
+    case .real(let number): code = sqlite3_bind_double(raw, index, number)
+    }
+    guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
+    return bindInPlace(values, from: position + 1, first: first)
+  }
+
   /// Steps once: the current row, or nil when the statement is done (it is then reset).
   public func step() throws(SQLiteError) -> Row? {
     let code = sqlite3_step(raw)

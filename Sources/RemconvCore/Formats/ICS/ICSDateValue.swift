@@ -19,21 +19,24 @@ enum ICSDateValue: Equatable {
       return
     }
     guard declared == nil || declared == "DATE-TIME" else { return nil }
-    if text.hasSuffix("Z") || text.hasSuffix("z") {
-      guard let time = Self.basicDateTime(text.dropLast()) else { return nil }
+    // The trailing Z is found and dropped as a byte: as a Character, from the end, it cost
+    // more than the rest of the parse (a time is ASCII; anything else fails either way).
+    let utf8 = text.utf8
+    if let last = utf8.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") {
+      guard let time = Self.basicDateTime(utf8.dropLast()) else { return nil }
       self = .utc(time)
     } else if let tzid = parts.parameter("TZID"), !tzid.isEmpty {
-      guard let time = Self.basicDateTime(text[...]) else { return nil }
+      guard let time = Self.basicDateTime(utf8[...]) else { return nil }
       self = .zoned(time, tzid: tzid)
     } else {
-      guard let time = Self.basicDateTime(text[...]) else { return nil }
+      guard let time = Self.basicDateTime(utf8[...]) else { return nil }
       self = .floating(time)
     }
   }
 
   /// `YYYYMMDDTHHMMSS` exactly.
-  private static func basicDateTime(_ text: Substring) -> LocalDateTime? {
-    guard text.utf8.count == 15 else { return nil }
-    return LocalDateTime(iso: String(text))
+  private static func basicDateTime(_ bytes: Substring.UTF8View) -> LocalDateTime? {
+    guard bytes.count == 15 else { return nil }
+    return LocalDateTime(iso: String(decoding: bytes, as: UTF8.self))
   }
 }

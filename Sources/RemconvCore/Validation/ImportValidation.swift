@@ -53,7 +53,7 @@ public final class WrittenValueChecks {
   /// Starts checking what `store` writes, until `stop()`.
   public init(watching store: Store) {
     self.store = store
-    store.reminderRowWritten = { [unowned self] values in self.check(values) }
+    store.reminderRowWritten = { [weak self] values in self?.check(values) }
   }
 
   public func stop() {

@@ -61,7 +61,12 @@ public final class Statement {
   /// bindings are cleared before they are let go. Copying each text into SQLite and freeing
   /// it again was a tenth of an import's SQLite time.
   public func execute(binding values: [SQLValue], from first: Int32 = 1) throws(SQLiteError) {
-    if let failure = bindInPlace(values, from: 0, first: first) { throw failure }
+    if let failure = bindInPlace(values, from: 0, first: first) {
+      // A bind that failed leaves the ones before it in place: cleared (set to NULL, which
+      // reads none of them) so that no later step sees bytes no longer held.
+      sqlite3_clear_bindings(raw)
+      throw failure
+    }
   }
 
   /// Binds `values[position...]` in place, then steps and clears the bindings: nested, so

@@ -17,9 +17,21 @@ public enum ImportValidation {
       try Validator(store: store).runOnImported(listsAddedAfter: listsAddedAfter, writtenValues: writtenValues)
     }
     let alreadyReported = Set(diagnostics.entries.map { ReportedItem(code: $0.code, uid: $0.uid) })
+    let reportedCodes = Set(alreadyReported.map(\.code))
+    /// Whether the merge engine reported this finding's item already: under its UID, or under
+    /// the source's UID when the engine gave it a fresh one (a UID that came twice), which it
+    /// kept in `extra.originalId`.
+    func wasReported(_ finding: Finding) throws -> Bool {
+      let code = finding.rule.id
+      guard reportedCodes.contains(code) else { return false }
+      if alreadyReported.contains(ReportedItem(code: code, uid: finding.subject.uid)) { return true }
+      guard finding.subject.table == "reminders", let row = finding.subject.rowID,
+        case .string(let original)? = Store.decodeObject(try store.reminderExtraText(rowID: row))["originalId"]
+      else { return false }
+      return alreadyReported.contains(ReportedItem(code: code, uid: original))
+    }
     var added = 0
-    for finding in result.findings
-    where !alreadyReported.contains(ReportedItem(code: finding.rule.id, uid: finding.subject.uid)) {
+    for finding in result.findings where try !wasReported(finding) {
       let advice = finding.fix == nil ? "" : " (remconv validate --fix repairs it)"
       diagnostics.warning(
         finding.rule.id, "in the store after this import, \(finding.subject.label): \(finding.message)\(advice)",

@@ -44,6 +44,25 @@ import Testing
     #expect(report.diagnostics.filter { $0.uid == "blank-1" && $0.code == "empty-title" }.count == 1)
   }
 
+  @Test func anItemGivenAFreshUIDIsNotReportedTwiceForWhatTheMergeReported() throws {
+    // The second "dup" gets a fresh UID; the merge engine warned of its empty title under
+    // "dup", and the post-import check finds it under the fresh UID: one warning, not two.
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let report = try importLines(
+      [
+        #"{"list":"L","listId":"L1","id":"dup","title":"first"}"#,
+        #"{"list":"L","listId":"L1","id":"dup","title":""}"#,
+      ], into: store)
+    #expect(report.diagnostics.filter { $0.code == "duplicate-uid" }.count == 1)
+    #expect(report.diagnostics.filter { $0.code == "empty-title" }.map(\.uid) == ["dup"])
+    // validate still finds it, under the UID it has now.
+    let found = try Validator(store: store).run().findings.filter { $0.rule == .emptyTitle }
+    #expect(found.count == 1)
+    #expect(found.first?.subject.uid != "dup")
+  }
+
   @Test func aRowKeepsTheFindingsOfItsLastWrite() throws {
     let directory = TemporaryDirectory()
     let store = try Store(path: directory.file("store.sqlite"))

@@ -87,6 +87,27 @@ func permissions(of path: String) throws -> Int {
     #expect(key != .text(ListName.key(for: "Before")))
   }
 
+  /// Texts and blobs bound in place for one step: a failing bind (a parameter that does not
+  /// exist) throws with SQLite's code and leaves no binding behind, and the statement runs
+  /// again with new values.
+  @Test func executeBindsInPlaceAndLeavesNothingBoundAfterAFailure() throws {
+    let directory = TemporaryDirectory()
+    let database = try Database(path: directory.file("t.sqlite"), mode: .create)
+    defer { database.close() }
+    try database.execute("CREATE TABLE t (a, b)")
+    let insert = try database.statement("INSERT INTO t (a, b) VALUES (?, ?)")
+    #expect(throws: SQLiteError.self) {
+      try insert.execute(binding: [.text("first"), .blob([1, 2]), .text("no third parameter")])
+    }
+    #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
+    // Nothing of the failed call is bound: run with no values, the row is two NULLs.
+    try insert.execute(binding: [])
+    try insert.execute(binding: [.text("x\u{0}y"), .blob([0, 255])])
+    try insert.execute(binding: [.integer(7), .real(0.5)])
+    let rows = try database.rows("SELECT a, b FROM t ORDER BY rowid").map { [$0.value(at: 0), $0.value(at: 1)] }
+    #expect(rows == [[.null, .null], [.text("x\u{0}y"), .blob([0, 255])], [.integer(7), .real(0.5)]])
+  }
+
   /// Found by the fuzz harness (CSV, then JSON): two lists with blank names and different UIDs
   /// both became the default list's name, and the second insert broke the unique-name index,
   /// reported as an I/O failure.

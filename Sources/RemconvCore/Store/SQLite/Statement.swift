@@ -33,26 +33,29 @@ public final class Statement {
     case .null: code = sqlite3_bind_null(raw, index)
     case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
     case .real(let number): code = sqlite3_bind_double(raw, index, number)
-    case .text(let text):
-      // With its length in bytes: as a C string, text would end at its first NUL character
-      // (valid in JSON as \u0000) and the rest would be lost without a word.
-      var text = text
-      code = text.withUTF8 { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { characters in
-          // An empty text must stay text: a nil pointer would bind NULL.
-          guard let base = characters.baseAddress, !characters.isEmpty else {
-            return sqlite3_bind_text(raw, index, "", 0, csqlite_transient())
-          }
-          return sqlite3_bind_text64(
-            raw, index, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-        }
-      }
-    case .blob(let bytes):
-      code = bytes.withUnsafeBytes { buffer in
-        sqlite3_bind_blob(raw, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
-      }
+    case .text(var text): code = text.withUTF8 { bindText($0, at: index, csqlite_transient()) }
+    case .blob(let bytes): code = bytes.withUnsafeBytes { bindBlob($0, at: index, csqlite_transient()) }
     }
     guard code == SQLITE_OK else { throw database.lastError(code: code, sql: sql) }
+  }
+
+  /// Binds UTF-8 bytes as text. `destructor` is SQLITE_TRANSIENT (SQLite copies them) or nil,
+  /// SQLITE_STATIC (the caller holds them until the step). With its length in bytes: as a C
+  /// string, text would end at its first NUL character (valid in JSON as \u0000) and the rest
+  /// would be lost without a word.
+  private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, _ destructor: sqlite3_destructor_type?) -> Int32 {
+    bytes.withMemoryRebound(to: CChar.self) { characters in
+      // An empty text must stay text: a nil pointer would bind NULL.
+      guard let base = characters.baseAddress, !characters.isEmpty else {
+        return sqlite3_bind_text(raw, index, "", 0, destructor)
+      }
+      return sqlite3_bind_text64(raw, index, base, sqlite3_uint64(characters.count), destructor, UInt8(SQLITE_UTF8))
+    }
+  }
+
+  /// Binds bytes as a blob, with `destructor` as for `bindText`.
+  private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?) -> Int32 {
+    sqlite3_bind_blob(raw, index, bytes.baseAddress, Int32(bytes.count), destructor)
   }
 
   /// Binds `values` to parameters `first`... and runs the statement to its end: an INSERT or
@@ -81,34 +84,23 @@ public final class Statement {
       return code == SQLITE_DONE || code == SQLITE_ROW ? nil : database.lastError(code: code, sql: sql)
     }
     let index = first + Int32(position)
-    let code: Int32
+    func bindRest(after code: Int32) -> SQLiteError? {
+      guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
+      return bindInPlace(values, from: position + 1, first: first)
+    }
     switch values[position] {
     case .text(var text):
-      return text.withUTF8 { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { characters in
-          // An empty text must stay text: a nil pointer would bind NULL.
-          let code =
-            if let base = characters.baseAddress, !characters.isEmpty {
-              sqlite3_bind_text64(raw, index, base, sqlite3_uint64(characters.count), nil, UInt8(SQLITE_UTF8))
-            } else {
-              sqlite3_bind_text(raw, index, "", 0, nil)
-            }
-          guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
-          return bindInPlace(values, from: position + 1, first: first)
-        }
-      }
+      return text.withUTF8 { bindRest(after: bindText($0, at: index, nil)) }
     case .blob(let bytes):
-      return bytes.withUnsafeBytes { buffer in
-        let code = sqlite3_bind_blob(raw, index, buffer.baseAddress, Int32(buffer.count), nil)
-        guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
-        return bindInPlace(values, from: position + 1, first: first)
+      return bytes.withUnsafeBytes { bindRest(after: bindBlob($0, at: index, nil)) }
+    case let scalar:
+      do {
+        try bind(scalar, at: index)
+      } catch {
+        return error
       }
-    case .null: code = sqlite3_bind_null(raw, index)
-    case .integer(let number): code = sqlite3_bind_int64(raw, index, number)
-    case .real(let number): code = sqlite3_bind_double(raw, index, number)
+      return bindRest(after: SQLITE_OK)
     }
-    guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
-    return bindInPlace(values, from: position + 1, first: first)
   }
 
   /// Steps once: the current row, or nil when the statement is done (it is then reset).

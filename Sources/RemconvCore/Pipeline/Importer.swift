@@ -24,33 +24,35 @@ public enum Importer {
     let engineOptions = MergeEngine.Options(
       targetList: options.targetList, defaultList: source.baseName ?? "Reminders")
     do {
-      report = try store.write(commit: !options.dryRun) {
-        let listsBefore = try store.lastListRowID()
-        let writtenValues = WrittenValueChecks(watching: store)
-        defer { writtenValues.stop() }
-        let engine = try MergeEngine(
-          store: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
-        defer { knownRecords?.lookup = nil }
-        let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
-        var count = 0
-        while let record = try reader.next() {
-          try engine.consume(record)
-          count += 1
-          if count & 1023 == 0 { progress?(count) }
+      report = try store.database.withPageCache(mebibytes: importPageCacheMebibytes) {
+        try store.write(commit: !options.dryRun) {
+          let listsBefore = try store.lastListRowID()
+          let writtenValues = WrittenValueChecks(watching: store)
+          defer { writtenValues.stop() }
+          let engine = try MergeEngine(
+            store: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
+          defer { knownRecords?.lookup = nil }
+          let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
+          var count = 0
+          while let record = try reader.next() {
+            try engine.consume(record)
+            count += 1
+            if count & 1023 == 0 { progress?(count) }
+          }
+          var result = try engine.finish()
+          // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
+          if try ImportValidation.check(
+            store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
+            result.record(diagnostics)
+          }
+          if result.rejected > 0 {
+            throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
+          }
+          if options.strict, result.warningCount > 0 {
+            throw ImportFailure(report: result, reason: "\(result.warningCount) warning(s) with --strict; nothing was written")
+          }
+          return result
         }
-        var result = try engine.finish()
-        // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
-        if try ImportValidation.check(
-          store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
-          result.record(diagnostics)
-        }
-        if result.rejected > 0 {
-          throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
-        }
-        if options.strict, result.warningCount > 0 {
-          throw ImportFailure(report: result, reason: "\(result.warningCount) warning(s) with --strict; nothing was written")
-        }
-        return result
       }
     } catch let failure as ImportFailure {
       throw failure
@@ -63,6 +65,12 @@ public enum Importer {
     return report
   }
 }
+
+/// The page cache of an import. Its writes go all over the indexes of random keys (UIDs,
+/// record digests); with SQLite's default of 2 MB their pages are evicted and read back from
+/// the OS over and over: a 1M-row CSV import spent 7.9 s of system time that way, 2.7 s with
+/// 16 MiB (docs/benchmarks.md, findings). Fixed, so memory stays flat at any size.
+let importPageCacheMebibytes = 16
 
 /// An import that wrote nothing, with the report of what was found.
 public struct ImportFailure: Error {

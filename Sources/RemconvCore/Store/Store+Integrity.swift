@@ -213,17 +213,16 @@ extension Store {
     }
   }
 
-  /// The reminder rows in scope that have a parent: where the scoped cycle search starts.
-  public func subtaskRows(in scope: IntegrityScope) throws -> [Int64] {
-    // Stepped, not `rows(_:)`: an import of a million reminders has hundreds of thousands of
-    // subtasks, and a decoded row each would hold thirty megabytes for a moment.
+  /// Calls `body` with each reminder row in scope that has a parent, in row order: where the
+  /// scoped cycle search starts. Stepped, not collected: an import of a million reminders has
+  /// hundreds of thousands of subtasks, whose rows held in an array made the import's memory
+  /// grow with its size.
+  public func forEachSubtaskRow(in scope: IntegrityScope, _ body: (_ rowID: Int64) throws -> Void) throws {
     let statement = try database.statement(
       "SELECT r.id FROM \(scope.reminders) WHERE r.parent_id IS NOT NULL ORDER BY r.id", cached: false)
-    var rows: [Int64] = []
     while let row = try statement.step() {
-      if let id = row.int(0) { rows.append(id) }
+      if let id = row.int(0) { try body(id) }
     }
-    return rows
   }
 
   /// The link and edit time of each given row, for describing a cycle and picking its newest edge.

@@ -58,22 +58,25 @@ struct ParentCycleFinder {
     return Array(cycle[lowest...] + cycle[..<lowest])
   }
 
-  /// Walks up from each of `starts` one parent at a time through `parentOf` (a store lookup),
-  /// for checking a few rows of a big store without loading every link.
-  static func cycles(
-    reachableFrom starts: [Int64], parentOf: (Int64) throws -> Int64?
-  ) rethrows -> [[Int64]] {
-    var explored = RowBits()
-    var seen = Set<[Int64]>()
-    var found: [[Int64]] = []
-    for start in starts where !explored.contains(start) {
+  /// The scoped search: walks up from each start it is given one parent at a time through a
+  /// lookup (the store's), for checking a few rows of a big store without loading every link.
+  /// The starts are fed one at a time, so that they can be stepped from the store instead of
+  /// held: what it keeps is a bit per row explored and the cycles found.
+  struct ScopedSearch {
+    private var explored = RowBits()
+    private var seen = Set<[Int64]>()
+    private var found: [[Int64]] = []
+
+    /// Follows `start`'s parents until a top-level row, a row explored before, or a cycle.
+    mutating func walk(from start: Int64, parentOf: (Int64) throws -> Int64?) rethrows {
+      guard !explored.contains(start) else { return }
       var path: [Int64] = []
       var onPath = Set<Int64>()
       var current: Int64? = start
       while let row = current, !explored.contains(row) {
         if onPath.contains(row) {
           if let begin = path.firstIndex(of: row) {
-            let cycle = normalized(Array(path[begin...]))
+            let cycle = ParentCycleFinder.normalized(Array(path[begin...]))
             if seen.insert(cycle).inserted { found.append(cycle) }
           }
           break
@@ -85,6 +88,8 @@ struct ParentCycleFinder {
       // Every row of this walk has been followed to its end: walking it again finds nothing new.
       for row in path { explored.insert(row) }
     }
-    return found.sorted { ($0.first ?? 0) < ($1.first ?? 0) }
+
+    /// The cycles found, each from its lowest row, in the order of their lowest rows.
+    var cycles: [[Int64]] { found.sorted { ($0.first ?? 0) < ($1.first ?? 0) } }
   }
 }

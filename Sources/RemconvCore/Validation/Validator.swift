@@ -324,9 +324,11 @@ private final class ValidationRun {
       try store.forEachParentLink { row, parent in finder.add(row: row, parent: parent) }
       cycles = finder.cycles()
     case .importedReminders:
-      cycles = try ParentCycleFinder.cycles(reachableFrom: store.subtaskRows(in: scope)) { row in
-        try store.parentRowID(ofReminderRow: row)
+      var search = ParentCycleFinder.ScopedSearch()
+      try store.forEachSubtaskRow(in: scope) { start in
+        try search.walk(from: start) { row in try store.parentRowID(ofReminderRow: row) }
       }
+      cycles = search.cycles
     }
     for cycle in cycles {
       let members = try store.reminderLinks(rowIDs: cycle)

@@ -26,8 +26,9 @@ import RemconvTestSupport
 
   @Test func theScopedWalkFindsCyclesAboveItsStartingRows() throws {
     let parents: [Int64: Int64] = [10: 11, 11: 12, 12: 11, 20: 21]
-    let cycles = ParentCycleFinder.cycles(reachableFrom: [10, 20, 12]) { parents[$0] }
-    #expect(cycles == [[11, 12]])
+    var search = ParentCycleFinder.ScopedSearch()
+    for start: Int64 in [10, 20, 12] { search.walk(from: start) { parents[$0] } }
+    #expect(search.cycles == [[11, 12]])
   }
 
   @Test func foreignKeyViolationsNameTheirColumns() throws {
@@ -47,15 +48,19 @@ import RemconvTestSupport
   @Test func theImportScopeHoldsAddedAndUpdatedRowsOnly() throws {
     try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1") { store throws in
       let scoped = try store.withIntegrityScope(addedAfter: 3, updated: [1]) { scope in
-        (try store.orphanReminders(in: scope).map(\.rowID), try store.subtaskRows(in: scope))
+        var subtasks: [Int64] = []
+        try store.forEachSubtaskRow(in: scope) { subtasks.append($0) }
+        return (try store.orphanReminders(in: scope).map(\.rowID), subtasks)
       }
       #expect(scoped.0 == [1, 4])
       #expect(scoped.1 == [1])
       // Row 1 now hangs under 3 → 2 → 1: the walk from the scope finds the cycle.
       let cycles = try store.withIntegrityScope(addedAfter: 4, updated: [1]) { _ in
-        try ParentCycleFinder.cycles(reachableFrom: store.subtaskRows(in: .importedReminders)) {
-          try store.parentRowID(ofReminderRow: $0)
+        var search = ParentCycleFinder.ScopedSearch()
+        try store.forEachSubtaskRow(in: .importedReminders) { start in
+          try search.walk(from: start) { try store.parentRowID(ofReminderRow: $0) }
         }
+        return search.cycles
       }
       #expect(cycles == [[1, 3, 2]])
       #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0), "the scope table is dropped")

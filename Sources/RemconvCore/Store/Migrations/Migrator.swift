@@ -91,10 +91,11 @@ struct Migrator {
     try database.execute("PRAGMA foreign_keys = OFF")
     defer { try? database.execute("PRAGMA foreign_keys = ON") }
     // The checks read every table after every step: a page cache that holds the store keeps
-    // them off the disk (64 MiB at most; the connection's own size comes back afterwards).
-    let cacheSize = try database.scalar("PRAGMA cache_size")
-    try database.execute("PRAGMA cache_size = -65536")
-    defer { if case .integer(let size) = cacheSize { try? database.execute("PRAGMA cache_size = \(size)") } }
+    // them off the disk.
+    return try database.withPageCache(mebibytes: 64) { try migrateUnderLock(upTo: target) }
+  }
+
+  private func migrateUnderLock(upTo target: String?) throws -> MigrationReport {
     do {
       try database.execute("BEGIN IMMEDIATE")
     } catch {

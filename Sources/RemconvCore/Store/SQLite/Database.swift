@@ -172,6 +172,17 @@ public final class Database {
     }
   }
 
+  /// Runs `body` with a page cache of at most `mebibytes` (`PRAGMA cache_size`), then gives the
+  /// connection back the size it had.
+  ///
+  /// Related SQLite documentation: https://sqlite.org/pragma.html#pragma_cache_size
+  public func withPageCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
+    let previous = try scalar("PRAGMA cache_size")
+    try execute("PRAGMA cache_size = -\(mebibytes * 1024)")
+    defer { if case .integer(let size) = previous { try? execute("PRAGMA cache_size = \(size)") } }
+    return try body()
+  }
+
   /// Copies the whole database into a new file at `destination` with SQLite's online backup.
   /// The copy is as private as the store: created 0600, never through a symbolic link.
   ///

@@ -133,6 +133,27 @@ public final class ByteReader {
     }
   }
 
+  /// Consumes one line like `appendLine` without copying it anywhere (a reader that needs few
+  /// lines of a file passes over the others); false at the end of input. No limit applies:
+  /// nothing is allocated.
+  public func skipLine() throws(RemconvError) -> Bool {
+    var sawAnything = false
+    while true {
+      if position >= count {
+        guard try refill() else { return sawAnything }
+      }
+      sawAnything = true
+      let end = lineEnd(from: position)
+      position = end
+      if end < count {
+        let terminator = buffer[end]
+        position += 1
+        if terminator == 0x0D, try peek() == 0x0A { position += 1 }
+        return true
+      }
+    }
+  }
+
   /// The index of the first CR or LF in `buffer[start..<count]`, or `count`. Found with
   /// `memchr` (vectorised in libc; a byte-by-byte loop was a twentieth of an iCalendar
   /// conversion), and remembered: a search from before the byte found last finds it again, so

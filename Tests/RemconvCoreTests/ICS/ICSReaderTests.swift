@@ -227,6 +227,51 @@ import Testing
     #expect(bench.snapshot().contains(#""id":"child-before-parent","title":"Label the boxes","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#))
   }
 
+  @Test func thePrescanFindsChildLinksHoweverTheyAreSpelled() throws {
+    // The pre-scan passes over every line whose first byte cannot begin BEGIN, END, UID or
+    // RELATED-TO: a lower-case name and a name folded after its first letter still count, a
+    // VALARM's UID (depth 2) is not the VTODO's, and a blank line before a continuation does
+    // not make the continuation part of a skipped line.
+    let text = """
+      BEGIN:VCALENDAR
+      BEGIN:VTODO
+      uid:kid-lower
+      SUMMARY:Named in lower case
+      END:VTODO
+      BEGIN:VTODO
+      UID:kid-folded
+      SUMMARY:Named by a folded line
+      END:VTODO
+      BEGIN:VTODO
+      BEGIN:VALARM
+      UID:alarm-not-the-parent
+      TRIGGER:-PT15M
+      ACTION:DISPLAY
+      DESCRIPTION:Soon
+      END:VALARM
+      UID:parent
+      SUMMARY:The parent
+      related-to;reltype=child:kid-lower
+      R
+       ELATED-TO;RELTYPE=CHILD:kid-folded
+      RRULE:FREQ=WEEKLY
+
+       RELATED-TO;RELTYPE=CHILD:kid-after-a-blank-line
+      END:VTODO
+      BEGIN:VTODO
+      UID:kid-after-a-blank-line
+      SUMMARY:Linked by a continuation after a blank line
+      END:VTODO
+      END:VCALENDAR
+      """
+    let result = try ICSTest.read(text: text)
+    #expect(result.reminder("kid-lower")?.parentID == "parent")
+    #expect(result.reminder("kid-folded")?.parentID == "parent")
+    #expect(result.reminder("kid-after-a-blank-line")?.parentID == "parent")
+    #expect(result.reminder("parent")?.parentID == nil)
+    #expect(result.warnings("missing-child").isEmpty)
+  }
+
   @Test func recurrenceOverridesStayWithTheirMaster() throws {
     let result = try ICSTest.read(path: ICSTest.fixture("thunderbird-style.ics"))
     #expect(result.reminders.count == 2)

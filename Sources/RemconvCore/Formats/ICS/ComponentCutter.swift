@@ -72,27 +72,54 @@ enum CutterEvent {
 /// `END` that closes nothing or the wrong component, a component never closed, a property
 /// outside any component, nesting beyond `InputLimits.maximumNestingDepth`.
 final class ComponentCutter {
+  /// The lines of the kept components a reader needs, when not all of them: the pre-scan
+  /// needs few. A component's `BEGIN` line is always kept; keeping no sub-component boundaries
+  /// keeps the depth of every line kept at 1 (`ComponentBlock.topLevel`).
+  struct LineSelection {
+    /// Kept components whose every line is kept.
+    let whole: Set<String>
+    /// Of the other kept components, the names of their own lines (depth 1) that are kept.
+    let topLevel: Set<ICSName>
+    /// What a line that is neither kept nor a boundary cannot start with: other lines are
+    /// passed over unread (`ContentLineReader.nextHead(readingOnly:)`), which is most of a
+    /// pre-scan's lines. Names are ASCII and case-insensitive (RFC 5545 §3.1).
+    fileprivate let boundaryBytes: ByteSet
+    fileprivate let topLevelBytes: ByteSet
+
+    init(whole: Set<String>, topLevel: Set<ICSName>) {
+      self.whole = whole
+      self.topLevel = topLevel
+      let firsts = { (names: [ICSName]) in ByteSet(names.compactMap(\.rawValue.utf8.first).flatMap { [$0, $0 | 0x20] }) }
+      boundaryBytes = firsts([.begin, .end])
+      topLevelBytes = firsts([.begin, .end] + topLevel)
+    }
+
+    /// Whether a line of a kept component not kept whole is kept. Depth is 1 for the
+    /// component's own lines and its sub-components' `BEGIN` and `END`, more inside those.
+    fileprivate func keeps(_ line: ContentLineReader.Head, depth: Int) -> Bool {
+      depth == 1 && line.known.map(topLevel.contains) == true
+    }
+
+    /// The first bytes of the lines worth reading at this depth of a component that is kept
+    /// but not whole, or not kept.
+    fileprivate func firstBytes(kept: Bool, depth: Int) -> ByteSet {
+      kept && depth == 1 ? topLevelBytes : boundaryBytes
+    }
+  }
+
   private let lines: ContentLineReader
   private let file: String
   /// Components whose lines are kept; others are read and dropped.
   private let kept: Set<String>
-  /// Which lines of a kept component are kept, when not all: the pre-scan needs few. Asked
-  /// with the component's name, the line's name (`BEGIN` and `END` for boundaries) and its
-  /// depth: 1 for the component's own lines and its sub-components' `BEGIN` and `END`, more
-  /// inside those. The component's `BEGIN` line is always kept; keeping no sub-component
-  /// boundaries keeps the depth of every line kept at 1 (`ComponentBlock.topLevel`).
-  private let keepsLine: ((_ component: String, _ line: String, _ depth: Int) -> Bool)?
+  private let selection: LineSelection?
   private var calendarStart: Int?
   private var sawContent = false
 
-  init(
-    lines: ContentLineReader, file: String, keeping kept: Set<String>,
-    keepingLines keepsLine: ((_ component: String, _ line: String, _ depth: Int) -> Bool)? = nil
-  ) {
+  init(lines: ContentLineReader, file: String, keeping kept: Set<String>, selecting selection: LineSelection? = nil) {
     self.lines = lines
     self.file = file
     self.kept = kept
-    self.keepsLine = keepsLine
+    self.selection = selection
   }
 
   func next() throws(RemconvError) -> CutterEvent? {
@@ -140,13 +167,15 @@ final class ComponentCutter {
   /// Reads from `first` (a `BEGIN:`) to its matching `END:`.
   private func readComponent(_ name: String, first: ContentLine) throws(RemconvError) -> ComponentBlock {
     let keep = kept.contains(name)
+    // The selection, for a component it does not keep whole (decided once, not per line).
+    let partial = selection.flatMap { keep && $0.whole.contains(name) ? nil : $0 }
     var lines = keep ? [first] : []
     var open: [(name: String, line: Int)] = [(name, first.line)]
     var size = first.text.utf8.count
-    // Lines are decoded only when kept.
-    while let line = try self.lines.nextHead() {
+    // Lines are decoded only when kept, and with a selection not even read unless they may be.
+    while let line = try self.lines.nextHead(readingOnly: partial?.firstBytes(kept: keep, depth: open.count)) {
       if keep {
-        if keepsLine?(name, line.name, open.count) ?? true { lines.append(self.lines.materialize()) }
+        if partial?.keeps(line, depth: open.count) ?? true { lines.append(self.lines.materialize()) }
         size += self.lines.decodedLength
         if size > InputLimits.maximumDocumentSize {
           throw RemconvError.invalidInput(

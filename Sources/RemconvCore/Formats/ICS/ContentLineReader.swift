@@ -1,3 +1,32 @@
+/// A set of bytes: the first bytes of the lines a reader wants.
+struct ByteSet {
+  private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+  init(_ bytes: some Sequence<UInt8>) {
+    for byte in bytes {
+      let bit = UInt64(1) << (byte & 63)
+      switch byte >> 6 {
+      case 0: words.0 |= bit
+      case 1: words.1 |= bit
+      case 2: words.2 |= bit
+      default: words.3 |= bit
+      }
+    }
+  }
+
+  @inline(__always)
+  func contains(_ byte: UInt8) -> Bool {
+    let word: UInt64
+    switch byte >> 6 {
+    case 0: word = words.0
+    case 1: word = words.1
+    case 2: word = words.2
+    default: word = words.3
+    }
+    return word & (UInt64(1) << (byte & 63)) != 0
+  }
+}
+
 /// Reads unfolded content lines from a byte stream (RFC 5545 §3.1), one at a time.
 ///
 /// Accepts CRLF, bare LF and bare CR endings, a missing final line break, a UTF-8 byte order
@@ -39,9 +68,13 @@ final class ContentLineReader {
   /// Reads the next line and its name and boundary, leaving its text undecoded until
   /// `materialize()`: a reader that drops most lines (the pre-scan, skipped components) need
   /// not make a string of each.
-  func nextHead() throws(RemconvError) -> Head? {
+  ///
+  /// With `readingOnly`, a line whose first byte is not in the set is passed over with its
+  /// continuation lines, without copying, naming or decoding it (nor checking its length: the
+  /// reading pass checks every line).
+  func nextHead(readingOnly firstBytes: ByteSet? = nil) throws(RemconvError) -> Head? {
     decoded = nil
-    guard let start = try unfold() else { return nil }
+    guard let start = try unfold(readingOnly: firstBytes) else { return nil }
     let head: Head
     if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
       // Plain ASCII: the name is read from the bytes, the text made only if asked for.
@@ -71,13 +104,27 @@ final class ContentLineReader {
   private var current = Head(name: "", known: nil, boundary: nil, line: 0)
 
   /// Unfolds the next logical line into `logical`; returns the physical line it starts on.
-  private func unfold() throws(RemconvError) -> Int? {
+  private func unfold(readingOnly firstBytes: ByteSet?) throws(RemconvError) -> Int? {
     // The buffer is moved out of the property for the loop: a local needs no exclusivity
     // checks at run time, a stored property of a class does on every access.
     var logical = self.logical
     self.logical = []
     defer { self.logical = logical }
     while true {
+      // Blank lines and lines that start with a space or a tab are read as below, whatever
+      // the set (a continuation after a blank line is a line of its own there), and so is the
+      // first line, which may start with a byte order mark.
+      if let firstBytes, physicalLine > 0, let lead = try bytes.peek(),
+        lead != 0x20, lead != 0x09, lead != 0x0A, lead != 0x0D, !firstBytes.contains(lead)
+      {
+        _ = try bytes.skipLine()
+        physicalLine += 1
+        while let lead = try bytes.peek(), lead == 0x20 || lead == 0x09 {
+          _ = try bytes.skipLine()
+          physicalLine += 1
+        }
+        continue
+      }
       logical.removeAll(keepingCapacity: true)
       guard try bytes.appendLine(to: &logical) else { return nil }
       physicalLine += 1

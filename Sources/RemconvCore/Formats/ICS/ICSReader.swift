@@ -224,9 +224,7 @@ enum ICSPrescan {
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
       keeping: ICSReader.keptComponents,
-      keepingLines: { component, line, depth in
-        component == "VTIMEZONE" || (depth == 1 && (line == "UID" || line == "RELATED-TO"))
-      })
+      selecting: ComponentCutter.LineSelection(whole: ["VTIMEZONE"], topLevel: [.uid, .relatedTo]))
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {

@@ -35,8 +35,10 @@ final class ICSReader: ReminderReader {
   /// their digests depend on besides their lines (the options, every VTIMEZONE of the input).
   private let skipping: (known: KnownRecords, context: RecordDigest)?
 
-  /// The components whose lines the reader needs; others are only counted.
-  static let keptComponents: Set<String> = ["VTODO", "VTIMEZONE"]
+  /// The components whose lines the reader needs; others are only counted. The VTIMEZONEs
+  /// are the pre-scan's (`ICSPrescan`), which every reader of a file follows: reading their
+  /// lines again was a sixth of the lines of a calendar whose zones carry their history.
+  static let keptComponents: Set<String> = ["VTODO"]
 
   /// A reader of a whole `.ics` input.
   convenience init(context: ReaderContext) throws {
@@ -98,7 +100,7 @@ final class ICSReader: ReminderReader {
       }
       switch block.name {
       case "VTIMEZONE":
-        session.zones.add(block)
+        break
       case "VTODO":
         try add(block, listID: listID(insideCalendar: insideCalendar))
       default:
@@ -223,7 +225,7 @@ enum ICSPrescan {
     // Of a VTODO only its own UID and RELATED-TO lines are needed here (not its VALARMs').
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
-      keeping: ICSReader.keptComponents,
+      keeping: ["VTODO", "VTIMEZONE"],
       selecting: ComponentCutter.LineSelection(whole: ["VTIMEZONE"], topLevel: [.uid, .relatedTo]))
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }

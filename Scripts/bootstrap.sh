@@ -12,8 +12,9 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(zsh fish groff-base mandoc)
 fi
 if [ "${1:-}" = "--bench" ]; then
-  # make bench: GNU time for peak memory, and the peers it compares with.
-  packages+=(time todoman python3-icalendar)
+  # make bench: GNU time for peak memory, valgrind for instruction counts, and the peers it
+  # compares with.
+  packages+=(time valgrind todoman python3-icalendar)
 fi
 
 missing=()

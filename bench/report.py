@@ -223,6 +223,67 @@ def goals(medians, largest):
     return result
 
 
+def load_instructions(path):
+    """The instruction counts of bench/run.sh: {case: count} at one size, and that size."""
+    counts, size = {}, None
+    if not path or not os.path.exists(path):
+        return counts, size
+    with open(path) as source:
+        next(source)
+        for line in source:
+            row_size, case, instructions, status = line.rstrip("\n").split("\t")
+            if status == "0" and instructions.isdigit() and int(instructions) > 0:
+                counts[case], size = int(instructions), int(row_size)
+    return counts, size
+
+
+def instruction_goals(counts):
+    """The goals that compare remconv with a limit or a peer, by instructions: (text, measured, limit)."""
+    def total(*cases):
+        return sum(counts[case] for case in cases) if all(case in counts for case in cases) else None
+
+    def scaled(factor, value):
+        return None if value is None else factor * value
+
+    rows = [
+        ("import of the .ics ≤ 1.5 × (libical streaming parse + SQLite insert floor)",
+         total("import:ics"), scaled(1.5, total("libical-lines", "sqlite-insert"))),
+        ("convert .ics → CSV ≤ 1.3 × libical streaming parse",
+         total("convert:ics>csv"), scaled(1.3, total("libical-lines"))),
+        ("convert csv → csv below Python's csv (read + write)", total("convert:csv>csv"), total("python-csv")),
+        ("convert jsonl → jsonl below Python's json (read + write)", total("convert:jsonl>jsonl"), total("python-jsonl")),
+        ("import of the csv ≤ 1.3 × SQLite insert floor", total("import:csv"), scaled(1.3, total("sqlite-insert"))),
+        ("import of the jsonl ≤ 1.3 × SQLite insert floor", total("import:jsonl"), scaled(1.3, total("sqlite-insert"))),
+    ]
+    for source in ("ics", "csv", "jsonl"):
+        rows.append(("re-import of unchanged %s ≤ 0.5 × first import" % source,
+                     total("reimport:" + source), scaled(0.5, total("import:" + source))))
+    return rows
+
+
+def instruction_lines(counts, size):
+    if not counts:
+        return ["Not counted in this run (no valgrind)."]
+
+    def giga(value):
+        return "–" if value is None else "%.3f G" % (value / 1e9)
+
+    lines = ["Instructions executed (valgrind's callgrind, children included) on the %s files: the same for the"
+             " same binary and input whatever the machine's load, so they show what a change did between two"
+             " runs; the goals above are judged on time." % size_label(size), "",
+             "| goal | measured | limit | result |", "| --- | ---: | ---: | --- |"]
+    for text, measured, limit in instruction_goals(counts):
+        if measured is None or not limit:
+            lines.append("| %s | – | – | not counted |" % text)
+            continue
+        verdict = "within" if measured <= limit else "over"
+        lines.append("| %s | %s | %s | %s (%.2fx the limit) |" % (text, giga(measured), giga(limit), verdict, measured / limit))
+    lines += ["", "| case | instructions |", "| --- | ---: |"]
+    for case in sorted(counts, key=lambda c: (is_remconv(c), c)):
+        lines.append("| %s | %s |" % (describe(case), giga(counts[case])))
+    return lines
+
+
 def machine(args, load_path):
     lines = []
     model = "unknown"
@@ -360,6 +421,7 @@ def main():
                  "icalendar-version", "debian-icalendar-version", "vobject-version"):
         parser.add_argument("--" + name, required=True)
     parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--instructions")
     args = parser.parse_args()
     medians, failed = load_results(args.results)
     sizes = sorted({s for (s, _) in medians} | {s for (s, _) in failed})
@@ -380,6 +442,8 @@ def main():
             "Judged on user CPU time (median), at the size the goal names (the largest size run otherwise).", "",
             "| goal | size | measured | limit | result |", "| --- | --- | ---: | ---: | --- |"]
     out += [goal.row() for goal in goals(medians, largest)]
+    counts, counted_size = load_instructions(args.instructions)
+    out += ["", "### The same goals by instructions", ""] + instruction_lines(counts, counted_size)
     out += ["", "## Every figure", "",
             "Medians of the runs. *items/s* divides the size by the time; the last column compares the user CPU",
             "time with the limit or peer named (below 1 is faster)."]

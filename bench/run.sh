@@ -262,6 +262,54 @@ for size in $sizes; do
     run_round "$size" "$round"
   done
 done
+# --- Instructions --------------------------------------------------------------------------
+# The goals that compare remconv with a limit or a peer, counted in instructions by callgrind
+# on the 10k files (the smallest size in a smoke run): unlike times, the counts do not move with
+# the machine's load, so they show what a change did between two runs.
+instructions=$out/instructions.tsv
+printf 'size\tcase\tinstructions\tstatus\n' >"$instructions"
+count_size=10000
+[[ " $sizes " == *" 10000 "* ]] || count_size=$(echo "$sizes" | tr ' ' '\n' | sort -n | head -n 1)
+# count CASE COMMAND...: the instructions the command executes, children included.
+count() {
+  local name=$1
+  shift
+  local status=0 collected
+  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/callgrind.%p" "$@" \
+    >"$work/stdout" 2>"$work/callgrind.err" || status=$?
+  collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$work/callgrind.err" | awk '{ total += $1 } END { printf "%.0f\n", total }')
+  rm -f "$work"/callgrind.[0-9]*
+  if (( status != 0 )); then
+    echo "bench: counting $name failed (status $status)" >&2
+    failures=$((failures + 1))
+  fi
+  printf '%s\t%s\t%s\t%s\n' "$count_size" "$name" "$collected" "$status" >>"$instructions"
+}
+if command -v valgrind >/dev/null; then
+  echo "bench: counting instructions at $count_size items (callgrind)" >&2
+  base=$data/c$count_size
+  store=$work/store.sqlite
+  count libical-lines "$out/bin/libical_parse" "$base.ics" lines
+  rm -f "$work/floor.sqlite"*
+  count sqlite-insert "$out/bin/sqlite_insert" "$base.tsv" "$work/floor.sqlite" insert-only
+  rm -f "$work/floor.sqlite"*
+  count python-csv python3 bench/python_csv.py "$base.csv" "$work/peer.out"
+  count python-jsonl python3 bench/peers/json_roundtrip.py jsonl "$base.jsonl" "$work/peer.out"
+  rm -f "$work/peer.out"
+  for format in ics csv jsonl; do
+    rm -f "$store" "$store-wal" "$store-shm"
+    count "import:$format" "$remconv" import "$base.$format" --store "$store" --quiet
+    count "reimport:$format" "$remconv" import "$base.$format" --store "$store" --quiet
+  done
+  rm -f "$store" "$store-wal" "$store-shm"
+  count "convert:ics>csv" "$remconv" convert "$base.ics" --to csv -o "$work/convert.csv" --force
+  count "convert:csv>csv" "$remconv" convert "$base.csv" --to csv -o "$work/convert.csv" --force
+  count "convert:jsonl>jsonl" "$remconv" convert "$base.jsonl" --to jsonl -o "$work/convert.jsonl" --force
+  rm -f "$work"/convert.*
+else
+  note "valgrind is not installed: the instruction counts are skipped"
+fi
+
 if (( ! smoke )); then
   note "vdir export (one synced file per reminder) is measured up to 10k only, libical's whole-file parse (5 GB at 1M) up to 100k"
   note "python-icalendar, vobject and todoman run once per size (their times are 10 to 100 times remconv's)"
@@ -274,6 +322,7 @@ fi
 report_python=python3
 [ -n "$venv_python" ] && "$venv_python" -c "import matplotlib" 2>/dev/null && report_python=$venv_python
 "$report_python" bench/report.py --results "$results" --load "$load" --notes "$notes" --report "$report" \
+  --instructions "$instructions" \
   --date "$started_at" --commit "$commit" --config "$config" --runs "$runs" \
   --seconds $((SECONDS - started_seconds)) --sizes "$sizes" \
   --icalendar-version "$([ -n "$venv_python" ] && "$venv_python" -c 'import icalendar; print(icalendar.__version__)' || echo none)" \

@@ -5,8 +5,6 @@ struct ContentLine: Sendable, Equatable {
   let text: String
   /// The 1-based physical line the content line starts on.
   let line: Int
-  /// The property or keyword name in upper case: everything before the first `;` or `:`.
-  let name: String
   /// The name as one of the names decoders dispatch on, when it is one.
   let known: ICSName?
   /// `BEGIN:NAME` or `END:NAME`, with the component name in upper case.
@@ -17,29 +15,39 @@ struct ContentLine: Sendable, Equatable {
     self.line = line
     // Names and component names are ASCII; reading them as bytes keeps a 100k-item file fast.
     var text = text
-    (name, known, boundary) = text.withUTF8(Self.nameAndBoundary)
+    (known, boundary) = text.withUTF8(Self.nameAndBoundary)
   }
 
   /// A line whose name and boundary were read from its bytes already (`ContentLineReader`).
-  init(text: String, line: Int, name: String, known: ICSName?, boundary: ComponentBoundary?) {
+  init(text: String, line: Int, known: ICSName?, boundary: ComponentBoundary?) {
     self.text = text
     self.line = line
-    self.name = name
     self.known = known
     self.boundary = boundary
+  }
+
+  /// The property or keyword name in upper case: everything before the first `;` or `:`.
+  /// Made when asked for, not stored: a line is copied with every block it is in, and a known
+  /// name is a literal while an unknown one (`X-…`) is rarely asked for.
+  var name: String {
+    if let known { return known.rawValue }
+    var text = text
+    return text.withUTF8 { bytes in
+      var nameEnd = 0
+      while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
+      return Self.uppercasedUnknown(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
+    }
   }
 
   /// The line split into name, parameters and value; nil when it has no `:` outside quotes.
   var parts: ContentLineParts? { ContentLineParts(text) }
 
-  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, ICSName?, ComponentBoundary?) {
+  static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (ICSName?, ComponentBoundary?) {
     var nameEnd = 0
     while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
-    let nameBytes = UnsafeBufferPointer(rebasing: bytes[..<nameEnd])
-    let known = ICSName(nameBytes)
-    let name = known?.rawValue ?? uppercasedUnknown(nameBytes)
+    let known = ICSName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
     guard known == .begin || known == .end, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":") else {
-      return (name, known, nil)
+      return (known, nil)
     }
     let rest = UnsafeBufferPointer(rebasing: bytes[(nameEnd + 1)...])
     let component: String
@@ -52,7 +60,7 @@ struct ContentLine: Sendable, Equatable {
       // Not a component name any producer writes; trimmed as Characters, as ever.
       component = asciiUppercased(rest).trimmingASCIIWhitespace()
     }
-    return (name, known, component.isEmpty ? nil : (known == .begin ? .begin(component) : .end(component)))
+    return (known, component.isEmpty ? nil : (known == .begin ? .begin(component) : .end(component)))
   }
 
   /// The bytes with ASCII letters in upper case (names are usually upper case already).

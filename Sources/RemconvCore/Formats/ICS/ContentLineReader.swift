@@ -59,13 +59,12 @@ final class ContentLineReader {
 
   /// What is known of a line before its text is decoded.
   struct Head {
-    let name: String
     let known: ICSName?
     let boundary: ComponentBoundary?
     let line: Int
   }
 
-  /// Reads the next line and its name and boundary, leaving its text undecoded until
+  /// Reads the next line and its known name and boundary, leaving its text undecoded until
   /// `materialize()`: a reader that drops most lines (the pre-scan, skipped components) need
   /// not make a string of each.
   ///
@@ -78,13 +77,13 @@ final class ContentLineReader {
     let head: Head
     if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
       // Plain ASCII: the name is read from the bytes, the text made only if asked for.
-      let (name, known, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
-      head = Head(name: name, known: known, boundary: boundary, line: start)
+      let (known, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
+      head = Head(known: known, boundary: boundary, line: start)
     } else {
       // Decoding may change the bytes (NULs, Latin-1) and warns, in line order as ever.
       let line = ContentLine(text: decode(logical, line: start), line: start)
       decoded = line
-      head = Head(name: line.name, known: line.known, boundary: line.boundary, line: start)
+      head = Head(known: line.known, boundary: line.boundary, line: start)
     }
     current = head
     return head
@@ -94,14 +93,13 @@ final class ContentLineReader {
   func materialize() -> ContentLine {
     if let decoded { return decoded }
     return ContentLine(
-      text: String(decoding: logical, as: UTF8.self), line: current.line, name: current.name, known: current.known,
-      boundary: current.boundary)
+      text: String(decoding: logical, as: UTF8.self), line: current.line, known: current.known, boundary: current.boundary)
   }
 
   /// The length in bytes of the last `nextHead()`'s line once decoded.
   var decodedLength: Int { decoded?.text.utf8.count ?? logical.count }
 
-  private var current = Head(name: "", known: nil, boundary: nil, line: 0)
+  private var current = Head(known: nil, boundary: nil, line: 0)
 
   /// Unfolds the next logical line into `logical`; returns the physical line it starts on.
   private func unfold(readingOnly firstBytes: ByteSet?) throws(RemconvError) -> Int? {

@@ -169,11 +169,13 @@ final class ComponentCutter {
     let keep = kept.contains(name)
     // The selection, for a component it does not keep whole (decided once, not per line).
     let partial = selection.flatMap { keep && $0.whole.contains(name) ? nil : $0 }
+    let ownLineBytes = partial?.firstBytes(kept: keep, depth: 1)
+    let innerLineBytes = partial?.firstBytes(kept: keep, depth: 2)
     var lines = keep ? [first] : []
     var open: [(name: String, line: Int)] = [(name, first.line)]
     var size = first.text.utf8.count
     // Lines are decoded only when kept, and with a selection not even read unless they may be.
-    while let line = try self.lines.nextHead(readingOnly: partial?.firstBytes(kept: keep, depth: open.count)) {
+    while let line = try self.lines.nextHead(readingOnly: open.count == 1 ? ownLineBytes : innerLineBytes) {
       if keep {
         if partial?.keeps(line, depth: open.count) ?? true { lines.append(self.lines.materialize()) }
         size += self.lines.decodedLength

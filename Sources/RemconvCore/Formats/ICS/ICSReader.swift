@@ -20,7 +20,11 @@ final class ICSReader: ReminderReader {
   private let reportsMissingChildren: Bool
 
   private var queue: [SourceRecord] = []
-  private var calendarProperties: [ContentLine] = []
+  private var calendarProperties: [ContentLine] = [] {
+    didSet { calendarWrittenByRemconv = nil }
+  }
+  /// Whether the calendar's PRODID is remconv's, found once per calendar (each VTODO asks).
+  private var calendarWrittenByRemconv: Bool?
   private var calendarList: ReminderList?
   private var propertiesAfterList = false
   private var strayList: ReminderList?
@@ -152,9 +156,12 @@ final class ICSReader: ReminderReader {
     group = [block]
     groupUID = uid
     groupListID = listID
-    groupWrittenByRemconv = calendarProperties.contains { line in
-      line.known == .prodid && line.parts?.value == ICSFormat.productID
+    if calendarWrittenByRemconv == nil {
+      calendarWrittenByRemconv = calendarProperties.contains { line in
+        line.known == .prodid && line.parts?.value == ICSFormat.productID
+      }
     }
+    groupWrittenByRemconv = calendarWrittenByRemconv ?? false
   }
 
   /// Decodes the held group: the master with its overrides; an extra master with the same UID

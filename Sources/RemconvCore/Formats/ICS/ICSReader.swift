@@ -104,7 +104,7 @@ final class ICSReader: ReminderReader {
       }
       switch block.name {
       case "VTIMEZONE":
-        break
+        break  // the pre-scan has added it to `session.zones`
       case "VTODO":
         try add(block, listID: listID(insideCalendar: insideCalendar))
       default:
@@ -229,7 +229,8 @@ enum ICSPrescan {
   @discardableResult
   static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) -> String {
     var zones = RecordDigest(high: 0, low: 0)
-    // Of a VTODO only its own UID and RELATED-TO lines are needed here (not its VALARMs').
+    // Of a VTODO only its own UID and RELATED-TO lines are needed here (not its VALARMs'), and
+    // the VTIMEZONEs whole: the reading pass leaves them to this one.
     let cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
       keeping: ["VTODO", "VTIMEZONE"],

@@ -145,7 +145,10 @@ enum MigrationText {
       lines += ["", "applied"]
       let width = status.applied.map(\.id.count).max() ?? 0
       for step in status.applied {
-        let note = status.unknown.contains(step) ? "  (unknown to this remconv)" : ""
+        var note = status.unknown.contains(step) ? "  (unknown to this remconv)" : ""
+        if let release = step.earlierRelease {
+          note = "  (earlier text: \(release); \(convergingStep) brings it to today's schema)"
+        }
         lines.append("  \(pad(step.id, width))  \(step.appliedAt)  remconv \(step.toolVersion)\(note)")
       }
     }
@@ -158,6 +161,9 @@ enum MigrationText {
     }
     return lines
   }
+
+  /// The step that brings a store made by an earlier released text of a step to today's.
+  private static let convergingStep = "0007_converge_earlier_releases"
 
   static func plan(_ plan: MigrationPlan) -> [String] {
     let status = plan.status

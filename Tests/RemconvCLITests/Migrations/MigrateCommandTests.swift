@@ -20,7 +20,7 @@ import RemconvTestSupport
     #expect(result.status == .ok)
     let lines = result.errors.split(separator: "\n")
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0006_record_digests (backup: \(bench.storePath).backup-0002-to-0006-") == true)
+    #expect(lines.first?.hasPrefix("remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0007_converge_earlier_releases (backup: \(bench.storePath).backup-0002-to-0007-") == true)
     let lists = try #require(try json(result.output)["lists"]?.arrayValue)
     #expect(lists.compactMap { $0["name"]?.stringValue } == ["Einkäufe", "Arbeit", "Café Ideen", "🏠 Zuhause", "Garten"])
     // Once upgraded, nothing more is said.
@@ -37,7 +37,7 @@ import RemconvTestSupport
   }
 
   @Test func aNewerStoreExportsButRefusesImports() throws {
-    let bench = try bench(with: "v0007-newer.sqlite")
+    let bench = try bench(with: "v0008-newer.sqlite")
     try expectUntouched(bench.storePath) {
       let export = bench.run("export --format json")
       #expect(export.status == .ok && export.errors.isEmpty)
@@ -45,7 +45,7 @@ import RemconvTestSupport
       let input = bench.directory.write("new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
       let imported = bench.run(["import", input])
       #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
-      #expect(imported.errors.contains("0007_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
+      #expect(imported.errors.contains("0008_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
       #expect(bench.run("migrate up").status == .storeTooNew)
     }
     let status = try json(bench.run("migrate status --json").output)
@@ -90,14 +90,14 @@ import RemconvTestSupport
     let bench = try bench(with: "v0002.sqlite")
     let text = bench.run("migrate")
     #expect(text.status == .ok)
-    #expect(text.output.contains("state    behind: 4 steps pending"))
+    #expect(text.output.contains("state    behind: 5 steps pending"))
     #expect(text.output.contains("  0001_lists_and_reminders  2024-03-02T08:14:00Z  remconv 0.0.1"))
-    #expect(text.output.contains("pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests"))
+    #expect(text.output.contains("pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests\n  0007_converge_earlier_releases"))
     let status = try json(bench.run("migrate status --json").output)
     #expect(status["state"] == .string("behind"))
     #expect(status["version"] == .string("0002_notes_and_priority"))
     #expect(status["userVersion"] == .number(2))
-    #expect(status["pending"]?.arrayValue?.count == 4)
+    #expect(status["pending"]?.arrayValue?.count == 5)
     #expect(status["applied"]?.arrayValue?.first?["toolVersion"] == .string("0.0.1"))
     #expect(bench.run("migrate status --store \(bench.directory.file("missing.sqlite"))").status == .noInput)
   }
@@ -106,8 +106,8 @@ import RemconvTestSupport
     let bench = try bench(with: "v0004-duplicate-names.sqlite")
     try expectUntouched(bench.storePath) {
       let plan = try json(bench.run("migrate plan --json --on-duplicate merge").output)
-      #expect(plan["steps"] == .array([.string("0005_unique_list_names"), .string("0006_record_digests")]))
-      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0006-20261129T100000Z") == true)
+      #expect(plan["steps"] == .array([.string("0005_unique_list_names"), .string("0006_record_digests"), .string("0007_converge_earlier_releases")]))
+      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0007-20261129T100000Z") == true)
       #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
       let actions = try #require(plan["preflight"]?.arrayValue)
       #expect(actions.compactMap { $0["action"]?.stringValue } == ["merge", "merge", "merge", "assign-uid"])
@@ -128,12 +128,12 @@ import RemconvTestSupport
     #expect(partial.output.contains("applied 2 steps"))
     let report = try json(bench.run("migrate up --json").output)
     #expect(report["from"] == .string("0003_uids_timestamps_due_kind"))
-    #expect(report["applied"] == .array([.string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names"), .string("0006_record_digests")]))
+    #expect(report["applied"] == .array([.string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names"), .string("0006_record_digests"), .string("0007_converge_earlier_releases")]))
     let backup = try #require(report["backup"]?.stringValue)
     #expect(FileManager.default.fileExists(atPath: backup))
     let again = bench.run("migrate up")
     #expect(again.status == .ok)
-    #expect(again.output == "store \(bench.storePath) is up to date (0006_record_digests)\n")
+    #expect(again.output == "store \(bench.storePath) is up to date (0007_converge_earlier_releases)\n")
     #expect(bench.run("migrate up --to 0002").status == .dataError)
   }
 
@@ -153,7 +153,7 @@ import RemconvTestSupport
     let restored = bench.run(["migrate", "restore", backup])
     #expect(restored.status == .ok)
     #expect(restored.output.contains("restored \(bench.storePath) from \(backup) (at 0003_uids_timestamps_due_kind)"))
-    #expect(restored.output.contains("the store as it was is saved as \(bench.storePath).backup-0006-to-0003-"))
+    #expect(restored.output.contains("the store as it was is saved as \(bench.storePath).backup-0007-to-0003-"))
     #expect(restored.output.contains("the next command upgrades it"))
     #expect(bench.run("migrate status --json").output.contains(#""state":"behind""#))
     let missing = bench.run(["migrate", "restore", bench.directory.file("nope.sqlite")])

@@ -89,7 +89,7 @@ public final class CommandContext {
     }
     let fixedNow = environment["REMCONV_NOW"].flatMap { Timestamp(iso: $0) }?.date
     options.now = { fixedNow ?? Date() }
-    options.testPauseAtStep = environment["REMCONV_TEST_PAUSE_AT_STEP"]
+    options.testPauseAtStep = Store.Options.testPausePoint(in: environment)
     return options
   }
 

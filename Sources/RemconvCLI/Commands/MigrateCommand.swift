@@ -213,6 +213,11 @@ enum MigrationText {
 
   static func restore(_ report: RestoreReport) -> [String] {
     var lines = ["restored \(report.store) from \(report.backup) (at \(report.version ?? "nothing"))"]
+    if let store = report.movedAside.first {
+      let companions = report.movedAside.dropFirst()
+      lines.append("the store was damaged (\(report.damage ?? "unreadable")): moved aside untouched as \(store)"
+        + (companions.isEmpty ? "" : " (with \(companions.joined(separator: ", ")))"))
+    }
     if let previous = report.previous {
       lines.append("the store as it was is saved as \(previous.path)"
         + (report.previousWasDamaged ? " (it was damaged: a page-for-page copy, not verified)" : " (verified)"))

@@ -29,12 +29,19 @@ public final class Store {
     /// Told about an upgrade once it is committed: one line, then one per preflight action
     /// and one for problems the store already had (stderr in the CLI).
     public var onUpgrade: ((String) -> Void)?
-    /// The test-only pause point of `REMCONV_TEST_PAUSE_AT_STEP` (docs/migrations.md).
+    /// The test-only pause point of `REMCONV_TEST_PAUSE_AT_STEP` (docs/migrations.md); a
+    /// release build ignores it.
     public var testPauseAtStep: String?
     /// The steps this remconv knows; tests replace them.
     var migrations = Migration.all
 
     public init() {}
+
+    /// The pause point `REMCONV_TEST_PAUSE_AT_STEP` in `environment` asks for; nil in a
+    /// release build, which has no such hook.
+    public static func testPausePoint(in environment: [String: String]) -> String? {
+      MigrationTestPause.point(in: environment)
+    }
 
     var migratorSettings: Migrator.Settings {
       Migrator.Settings(

@@ -160,6 +160,75 @@ import RemconvTestSupport
     #expect(missing.status == .noInput)
   }
 
+  @Test func restoreRefusesAForeignDatabaseOrANewerStoreWithTheirExitCodes() throws {
+    let bench = try bench(with: "v0003.sqlite")
+    let backup = try #require(try json(bench.run("migrate up --json").output)["backup"]?.stringValue)
+    let foreign = bench.directory.file("other.sqlite")
+    let other = try Database(path: foreign, mode: .create)
+    _ = try other.scalar("PRAGMA journal_mode = WAL")
+    try other.execute("CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT)")
+    other.close()
+    try expectUntouched(foreign) {
+      let result = bench.run(["migrate", "restore", backup, "--store", foreign])
+      #expect(result.status == .dataError && result.status.rawValue == 65, "\(result.errors)")
+    }
+    let newer = try FixtureStores.copy("v0008-newer.sqlite", into: bench.directory, as: "newer.sqlite")
+    try expectUntouched(newer) {
+      let result = bench.run(["migrate", "restore", backup, "--store", newer])
+      #expect(result.status.rawValue == 77, "\(result.errors)")
+    }
+    // And as backups: the same codes.
+    #expect(bench.run(["migrate", "restore", foreign]).status.rawValue == 65)
+    #expect(bench.run(["migrate", "restore", newer]).status.rawValue == 77)
+  }
+
+  @Test func restoreOverADamagedStoreSaysWhereTheDamagedFileWent() throws {
+    let bench = try bench(with: "v0003.sqlite")
+    let backup = try #require(try json(bench.run("migrate up --json").output)["backup"]?.stringValue)
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: bench.storePath))
+    try handle.write(contentsOf: Data("garbage garbage!".utf8))
+    try handle.close()
+    #expect(bench.run("lists").status == .dataError)
+    let restored = bench.run(["migrate", "restore", backup])
+    #expect(restored.status == .ok, "\(restored.errors)")
+    let aside = bench.storePath + ".damaged-20261129T100000Z.sqlite"
+    #expect(restored.output.contains("the store was damaged (its header is not a SQLite header): moved aside untouched as \(aside)"))
+    #expect(try String(contentsOfFile: aside, encoding: .isoLatin1).hasPrefix("garbage garbage!"))
+    let report = try json(bench.run(["migrate", "restore", backup, "--json"]).output)
+    #expect(report["movedAside"] == .array([]) && report["previousWasDamaged"] == .bool(false))
+    #expect(bench.run("lists").status == .ok)
+  }
+
+  /// A store whose file cannot be written by the user running remconv (as root the commands
+  /// run as `nobody`, who owns the store and its folder: the folder could hold a backup).
+  @Test func aReadOnlyStoreThatNeedsAnUpgradeIsExit74AndLeavesNoBackup() throws {
+    let directory = TemporaryDirectory()
+    let folder = directory.file("store")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/store.sqlite"
+    try FileManager.default.copyItem(atPath: FixtureStores.path("v0003.sqlite"), toPath: path)
+    let bytes = FileManager.default.contents(atPath: path)
+    let user = makeStoreReadOnly(path, in: folder)
+    defer { chmod(path, 0o600) }
+    let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin"]
+    // Twice each, as a cron job would: every run refuses the same way and leaves nothing.
+    for arguments in [["export"], ["lists"], ["validate"], ["import", Repository.path("Samples/json/reminders.json")], ["export"]] {
+      let result = try RemconvProcess.run(
+        arguments + ["--store", path], environment: environment, scratch: directory.path, user: user)
+      #expect(result.status == 74, "\(arguments): \(result.errors)")
+      #expect(result.errors.contains(
+        "\(path): the store is read-only and needs an upgrade from 0003_uids_timestamps_due_kind to \(Migration.head.id), which cannot be written; nothing was changed and no backup was taken"),
+        "\(arguments): \(result.errors)")
+    }
+    let plan = try RemconvProcess.run(
+      ["migrate", "plan", "--store", path], environment: environment, scratch: directory.path, user: user)
+    #expect(plan.status == 1 && plan.output.contains("\(path): the store is read-only: the upgrade cannot be written"), "\(plan.output)")
+    #expect(MigrationBackup.list(for: path).isEmpty)
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(!left.contains { $0.contains(".backup-") }, "\(left)")
+    #expect(FileManager.default.contents(atPath: path) == bytes)
+  }
+
   @Test func theCommandLineIsChecked() {
     let bench = TestBench()
     #expect(bench.run("migrate sideways").status == .usage)

@@ -126,7 +126,7 @@ private final class Child {
     let impatient = try Child(["export", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "300"])
     let refused = impatient.finish()
     #expect(refused.status == 75)
-    #expect(refused.errors.contains("being upgraded or written by another remconv"), "\(refused.errors)")
+    #expect(refused.errors.contains("being upgraded or written by another remconv (waited 300 ms)"), "\(refused.errors)")
 
     let patient = try Child(["migrate", "up", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "30000"])
     Thread.sleep(forTimeInterval: 0.5)

@@ -110,6 +110,28 @@ import RemconvTestSupport
     #expect(messages.lines.last?.contains("reminder 40 belongs to list 99, which does not exist") == true)
   }
 
+  @Test func theTestPauseIsCompiledIntoDebugBuildsOnly() throws {
+    // The tests run a debug build, where MigrationProcessTests need the hook.
+    #expect(MigrationTestPause.isCompiledIn)
+    #expect(Store.Options.testPausePoint(in: ["REMCONV_TEST_PAUSE_AT_STEP": "3"]) == "3")
+    // A release binary has neither the hook nor the variable's name (`make release` checks it
+    // too); checked here when one has been built.
+    let release = Repository.path(".build/release/remconv")
+    if FileManager.default.isExecutableFile(atPath: release) {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: release))
+      #expect(bytes.range(of: Data("REMCONV_TEST_PAUSE_AT_STEP".utf8)) == nil, "\(release) has the test hook")
+    }
+  }
+
+  @Test func theBusyMessageSaysHowLongItWaited() {
+    // A 300 ms timeout used to be reported as "waited 0 s".
+    #expect(Migrator.duration(milliseconds: 300) == "300 ms")
+    #expect(Migrator.duration(milliseconds: 999) == "999 ms")
+    #expect(Migrator.duration(milliseconds: 1000) == "1 s")
+    #expect(Migrator.duration(milliseconds: 1500) == "1.5 s")
+    #expect(Migrator.duration(milliseconds: 10_000) == "10 s")
+  }
+
   @Test func aProcessThatWaitedForTheLockFindsTheStoreUpToDate() throws {
     // The history is read again under the lock: a store upgraded by someone else while this
     // one waited is not upgraded twice (no "table already exists", no duplicate history row).

@@ -201,31 +201,63 @@ import RemconvTestSupport
 
   /// A store whose file cannot be written by the user running remconv (as root the commands
   /// run as `nobody`, who owns the store and its folder: the folder could hold a backup).
-  @Test func aReadOnlyStoreThatNeedsAnUpgradeIsExit74AndLeavesNoBackup() throws {
+  @Test func aReadOnlyStoreThatNeedsAnUpgradeIsReadThroughACopyAndNeverWritten() throws {
     let directory = TemporaryDirectory()
     let folder = directory.file("store")
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let temporary = directory.file("tmp")
+    for made in [folder, temporary] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
     let path = folder + "/store.sqlite"
     try FileManager.default.copyItem(atPath: FixtureStores.path("v0003.sqlite"), toPath: path)
     let bytes = FileManager.default.contents(atPath: path)
     let user = makeStoreReadOnly(path, in: folder)
+    if let user { chown(temporary, user, user) }
     defer { chmod(path, 0o600) }
-    let environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin"]
-    // Twice each, as a cron job would: every run refuses the same way and leaves nothing.
-    for arguments in [["export"], ["lists"], ["validate"], ["import", Repository.path("Samples/json/reminders.json")], ["export"]] {
-      let result = try RemconvProcess.run(
-        arguments + ["--store", path], environment: environment, scratch: directory.path, user: user)
+    let environment = [
+      "HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin", "TMPDIR": temporary,
+      "REMCONV_NOW": "2026-11-29T10:00:00Z",
+    ]
+    func run(_ arguments: [String]) throws -> ProcessOutcome {
+      try RemconvProcess.run(arguments + ["--store", path], environment: environment, scratch: directory.path, user: user)
+    }
+
+    // What a writable copy of the store exports once upgraded: the reference.
+    let bench = try bench(with: "v0003.sqlite")
+    let expected = bench.run("export --format jsonl").output
+
+    // Twice, as a cron job would: the same output each time, nothing left behind.
+    for _ in 0..<2 {
+      let exported = try run(["export", "--format", "jsonl"])
+      #expect(exported.status == 0, "\(exported.errors)")
+      #expect(exported.output == expected)
+      #expect(exported.errors.contains(
+        "remconv: the store \(path) is read-only and at 0003_uids_timestamps_due_kind: reading a copy upgraded to \(Migration.head.id) in a temporary folder, removed afterwards; the store is unchanged"),
+        "\(exported.errors)")
+    }
+    for arguments in [["lists"], ["show", "--scope", "all"], ["search", "Milch"]] {
+      let result = try run(arguments)
+      #expect(result.status == 0, "\(arguments): \(result.errors)")
+      #expect(!result.output.isEmpty, "\(arguments)")
+    }
+    let validated = try run(["validate"])
+    #expect(validated.status == 0 || validated.status == 1, "\(validated.errors)")
+    #expect(validated.output.contains("next friday"), "the copy is validated: \(validated.output)")
+
+    // Commands that write are refused before anything, and leave no backup either.
+    for arguments in [["import", Repository.path("Samples/json/reminders.json")], ["validate", "--fix"], ["migrate", "up"]] {
+      let result = try run(arguments)
       #expect(result.status == 74, "\(arguments): \(result.errors)")
       #expect(result.errors.contains(
         "\(path): the store is read-only and needs an upgrade from 0003_uids_timestamps_due_kind to \(Migration.head.id), which cannot be written; nothing was changed and no backup was taken"),
         "\(arguments): \(result.errors)")
     }
-    let plan = try RemconvProcess.run(
-      ["migrate", "plan", "--store", path], environment: environment, scratch: directory.path, user: user)
+    let plan = try run(["migrate", "plan"])
     #expect(plan.status == 1 && plan.output.contains("\(path): the store is read-only: the upgrade cannot be written"), "\(plan.output)")
+    #expect(try run(["migrate", "status"]).output.contains("state    behind"))
+
     #expect(MigrationBackup.list(for: path).isEmpty)
     let left = try FileManager.default.contentsOfDirectory(atPath: folder)
     #expect(!left.contains { $0.contains(".backup-") }, "\(left)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the copies are removed")
     #expect(FileManager.default.contents(atPath: path) == bytes)
   }
 

@@ -32,6 +32,9 @@ struct Migrator {
     var busyTimeoutMilliseconds: Int32 = 10_000
     var now: () -> Date = Date.init
     var pause = MigrationTestPause(point: nil)
+    /// Off only for a private copy of a read-only store (`Store.Options.readThroughUpgradedCopy`):
+    /// the store itself, untouched, is what a backup would hold.
+    var takesBackup = true
   }
 
   let database: Database
@@ -147,7 +150,7 @@ struct Migrator {
     if settings.policy == .fail, !preflight.duplicates.isEmpty {
       throw RemconvError.migrationFailed(duplicateRefusal(preflight))
     }
-    if !isNewStore {
+    if !isNewStore, settings.takesBackup {
       // Checked before the backup: an upgrade that cannot be written must leave nothing behind
       // (a cron job on a read-only store would otherwise add a full backup at every run).
       if let blocker = writeBlocker(from: status, to: last) { throw RemconvError.ioFailure(blocker) }

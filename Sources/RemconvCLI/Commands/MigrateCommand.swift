@@ -11,8 +11,10 @@ struct MigrateCommand: Command {
       and what --on-duplicate does with them, and problems already in the store. up applies
       the pending steps (every command upgrades an older store anyway): under the store's
       lock, after a verified backup next to the store, in one transaction checked step by
-      step. restore BACKUP verifies a backup, saves the current store as a backup too, and
-      copies the backup into the store. See docs/migrations.md.
+      step. restore BACKUP verifies a backup, saves the current store as a backup too (a
+      damaged one is moved aside untouched instead), and copies the backup into the store;
+      another application's database and a newer remconv's store are never replaced. See
+      docs/migrations.md.
       """,
     arguments: [ArgumentSpec("backup", help: "For restore: the backup file to put back.", optional: true)],
     options: [

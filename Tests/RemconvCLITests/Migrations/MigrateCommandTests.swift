@@ -199,6 +199,26 @@ import RemconvTestSupport
     #expect(bench.run("lists").status == .ok)
   }
 
+  @Test func restoreLeavesAStoreItCannotReadWhereItIs() throws {
+    // Unreadable is not damaged: nothing is moved aside (as root, remconv runs as `nobody`).
+    let bench = try bench(with: "v0003.sqlite")
+    let backup = try #require(try json(bench.run("migrate up --json").output)["backup"]?.stringValue)
+    let folder = bench.directory.file("other")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/store.sqlite"
+    try FileManager.default.copyItem(atPath: bench.storePath, toPath: path)
+    let user: UInt32? = getuid() == 0 ? 65534 : nil
+    if let user { chown(folder, user, user) }
+    chmod(path, 0o000)
+    defer { chmod(path, 0o600) }
+    chmod(backup, 0o644)
+    let result = try RemconvProcess.run(
+      ["migrate", "restore", backup, "--store", path], environment: ["HOME": bench.directory.path, "PATH": "/usr/bin:/bin"],
+      scratch: bench.directory.path, user: user)
+    #expect(result.status == 74 && result.errors.hasPrefix("remconv: error: \(path): permission denied"), "\(result.errors)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.sqlite"])
+  }
+
   /// A store whose file cannot be written by the user running remconv (as root the commands
   /// run as `nobody`, who owns the store and its folder: the folder could hold a backup).
   @Test func aReadOnlyStoreThatNeedsAnUpgradeIsReadThroughACopyAndNeverWritten() throws {

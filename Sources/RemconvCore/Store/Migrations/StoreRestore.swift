@@ -143,6 +143,8 @@ extension Store {
     do {
       _ = try prepareFile(at: storePath, readOnly: true)
     } catch {
+      // Only a header that is not SQLite's counts as damage; a file remconv cannot read is left.
+      guard case .notAStore = error else { throw error }
       return .damaged("its header is not a SQLite header")
     }
     let reader = try connect(storePath, readOnly: true, options: options)

@@ -19,8 +19,11 @@ test-deps:
 build: deps
 	$(SWIFT) build
 
+# Test-only hooks are compiled out of release builds (docs/migrations.md, "Test hook").
 release: deps
 	$(SWIFT) build -c release
+	@if grep -aq REMCONV_TEST_PAUSE_AT_STEP .build/release/remconv; then \
+	  echo "error: the release binary contains the test hook REMCONV_TEST_PAUSE_AT_STEP" >&2; exit 1; fi
 
 demo: release
 	@./Scripts/demo.sh "$(DEMO_STORE)"

@@ -29,6 +29,29 @@ if [ "${1:-}" = "--check" ]; then
     exit 1
   fi
   rm -f "$out.tmp"
-  exit 0
+  # A released step is never edited: each file keeps the checksum Migrations/released-checksums.txt
+  # lists (the one users' stores recorded), and every file is listed.
+  checksum() {
+    printf '%s' "$(sed -e 's/\r$//' -e 's/\r/\n/g' -e 's/[ \t]*$//' "$1")" | sha256sum | cut -d' ' -f1
+  }
+  released=Migrations/released-checksums.txt
+  status=0
+  while read -r id sum; do
+    case "$id" in ''|'#'*) continue ;; esac
+    if [ ! -f "Migrations/$id.sql" ]; then
+      echo "error: Migrations/$id.sql was released and is gone" >&2
+      status=1
+    elif [ "$(checksum "Migrations/$id.sql")" != "$sum" ]; then
+      echo "error: Migrations/$id.sql was released and has changed (its checksum is in users' stores): restore it and fix forward with a new step" >&2
+      status=1
+    fi
+  done < "$released"
+  for file in Migrations/*.sql; do
+    if ! grep -q "^$(basename "$file" .sql) " "$released"; then
+      echo "error: $file is not in $released: add its line (docs/migrations.md, \"Released steps\")" >&2
+      status=1
+    fi
+  done
+  exit $status
 fi
 mv "$out.tmp" "$out"

@@ -32,7 +32,7 @@ checksum() {
 
 # When each version was applied, and by which remconv (fixed so the stores are reproducible).
 applied_at=("" 2024-03-02T08:14:00Z 2024-09-15T20:00:00Z 2025-04-20T11:30:00Z 2025-12-01T07:45:00Z
-  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2027-03-01T09:00:00Z)
+  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2026-12-01T09:00:00Z 2027-03-01T09:00:00Z)
 
 # make NAME STEPS FUTURE_STEP_FILE DATA_FILE...: a store at step STEPS (plus the future step
 # when given) holding the data files.
@@ -47,11 +47,12 @@ make() {
   {
     echo "PRAGMA foreign_keys = OFF;"
     echo "BEGIN;"
+    # First, as the migrator does: a step may read the history (0007 does).
+    echo "CREATE TABLE remconv_migrations (id TEXT PRIMARY KEY, checksum TEXT NOT NULL, tool_version TEXT NOT NULL, applied_at TEXT NOT NULL);"
     for file in "${files[@]}"; do
       sed 's/remconv_name_key(name)/lower(trim(name))/' "$file"
       echo ";"
     done
-    echo "CREATE TABLE remconv_migrations (id TEXT PRIMARY KEY, checksum TEXT NOT NULL, tool_version TEXT NOT NULL, applied_at TEXT NOT NULL);"
     local number=0
     for file in "${files[@]}"; do
       number=$((number + 1))
@@ -76,7 +77,8 @@ make v0004.sqlite 4 "" "$src/data-0004.sql"
 make v0002-orphan-reminder.sqlite 2 "" "$src/data-0002.sql" "$src/extra-orphan-reminder.sql"
 make v0004-duplicate-names.sqlite 4 "" "$src/data-0004-duplicate-names.sql"
 make v0005.sqlite 5 "" "$src/data-0005.sql"
-make v0007-newer.sqlite 6 "$src/0007_locations_and_attachments.sql" "$src/data-0007-newer.sql"
+make v0006.sqlite 6 "" "$src/data-0006.sql"
+make v0008-newer.sqlite 7 "$src/0008_locations_and_attachments.sql" "$src/data-0008-newer.sql"
 
 if [ "${1:-}" = "--check" ]; then
   status=0

@@ -301,12 +301,7 @@ struct CrashAndContentionTests {
     try Self.makeSeededStore(at: path, in: directory)
     let before = try Self.snapshot(path)
     let bytes = FileManager.default.contents(atPath: path)
-    let user: UInt32? = getuid() == 0 ? 65534 : nil
-    if let user {
-      chown(folder, user, user)
-      chown(path, user, user)
-    }
-    chmod(path, 0o400)
+    let user = makeStoreReadOnly(path, in: folder)
     if folderReadOnly { chmod(folder, 0o500) }
     defer { chmod(folder, 0o700) }
     let input = directory.write("changes.jsonl", Self.sampleUpdates("Changed"))

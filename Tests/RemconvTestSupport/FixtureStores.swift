@@ -4,7 +4,7 @@ import RemconvCore
 /// The fixture stores of every earlier schema version (made by Scripts/make-fixture-stores.sh).
 public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
-  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite"]
+  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite"]
 
   public static func path(_ name: String) -> String {
     Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)
@@ -38,6 +38,16 @@ public enum FixtureStores {
     let database = try Database(path: path, mode: .readOnly)
     defer { database.close() }
     return try rows(of: table, in: database)
+  }
+
+  /// The kind step 0003 gives a due date stored before it, by the text's shape: a date, a UTC
+  /// or a floating date-time, and none for any other text.
+  public static func dueKind(of due: SQLValue?) -> SQLValue {
+    guard case .text(let text) = due else { return .null }
+    if text.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil { return .text("date") }
+    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression) != nil { return .text("utc") }
+    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$"#, options: .regularExpression) != nil { return .text("floating") }
+    return .null
   }
 
   /// The SHA-256 of a file's bytes: "left untouched" means this did not change.

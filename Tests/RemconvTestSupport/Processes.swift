@@ -114,6 +114,19 @@ public final class RemconvProcess {
   }
 }
 
+/// Makes the store at `path` in `folder` read-only for the remconv processes a test starts:
+/// the file becomes 0400 and, when the tests run as root (who writes anyway), the folder and
+/// the file are given to `nobody`. Returns the user to run remconv as (`RemconvProcess(user:)`).
+public func makeStoreReadOnly(_ path: String, in folder: String) -> UInt32? {
+  let user: UInt32? = getuid() == 0 ? 65534 : nil
+  if let user {
+    chown(folder, user, user)
+    chown(path, user, user)
+  }
+  chmod(path, 0o400)
+  return user
+}
+
 /// A deterministic random number generator (SplitMix64): the same seed gives the same runs.
 public struct SeededGenerator: RandomNumberGenerator {
   private var state: UInt64

@@ -89,9 +89,14 @@ public final class CommandContext {
     }
     let fixedNow = environment["REMCONV_NOW"].flatMap { Timestamp(iso: $0) }?.date
     options.now = { fixedNow ?? Date() }
-    options.testPauseAtStep = environment["REMCONV_TEST_PAUSE_AT_STEP"]
+    options.testPauseAtStep = Store.Options.testPausePoint(in: environment)
+    options.readThroughUpgradedCopy = Self.readingCommands.contains(configuration.name) && !arguments.flag("fix")
     return options
   }
+
+  /// The commands that only read the store (validate without --fix): an older store they
+  /// cannot upgrade because it is read-only is read through an upgraded temporary copy.
+  static let readingCommands: Set<String> = ["export", "lists", "show", "search", "validate"]
 
   /// Prints a diagnostic on stderr: `remconv: warning: file:line: message (UID …) [code]`.
   /// `--quiet` hides warnings, except under `--strict`, where a warning is what fails the run.

@@ -11,8 +11,10 @@ struct MigrateCommand: Command {
       and what --on-duplicate does with them, and problems already in the store. up applies
       the pending steps (every command upgrades an older store anyway): under the store's
       lock, after a verified backup next to the store, in one transaction checked step by
-      step. restore BACKUP verifies a backup, saves the current store as a backup too, and
-      copies the backup into the store. See docs/migrations.md.
+      step. restore BACKUP verifies a backup, saves the current store as a backup too (a
+      damaged one is moved aside untouched instead), and copies the backup into the store;
+      another application's database and a newer remconv's store are never replaced. See
+      docs/migrations.md.
       """,
     arguments: [ArgumentSpec("backup", help: "For restore: the backup file to put back.", optional: true)],
     options: [
@@ -145,7 +147,10 @@ enum MigrationText {
       lines += ["", "applied"]
       let width = status.applied.map(\.id.count).max() ?? 0
       for step in status.applied {
-        let note = status.unknown.contains(step) ? "  (unknown to this remconv)" : ""
+        var note = status.unknown.contains(step) ? "  (unknown to this remconv)" : ""
+        if let release = step.earlierRelease {
+          note = "  (earlier text: \(release); \(convergingStep) brings it to today's schema)"
+        }
         lines.append("  \(pad(step.id, width))  \(step.appliedAt)  remconv \(step.toolVersion)\(note)")
       }
     }
@@ -158,6 +163,9 @@ enum MigrationText {
     }
     return lines
   }
+
+  /// The step that brings a store made by an earlier released text of a step to today's.
+  private static let convergingStep = "0007_converge_earlier_releases"
 
   static func plan(_ plan: MigrationPlan) -> [String] {
     let status = plan.status
@@ -207,6 +215,11 @@ enum MigrationText {
 
   static func restore(_ report: RestoreReport) -> [String] {
     var lines = ["restored \(report.store) from \(report.backup) (at \(report.version ?? "nothing"))"]
+    if let store = report.movedAside.first {
+      let companions = report.movedAside.dropFirst()
+      lines.append("the store was damaged (\(report.damage ?? "unreadable")): moved aside untouched as \(store)"
+        + (companions.isEmpty ? "" : " (with \(companions.joined(separator: ", ")))"))
+    }
     if let previous = report.previous {
       lines.append("the store as it was is saved as \(previous.path)"
         + (report.previousWasDamaged ? " (it was damaged: a page-for-page copy, not verified)" : " (verified)"))

@@ -29,12 +29,24 @@ public final class Store {
     /// Told about an upgrade once it is committed: one line, then one per preflight action
     /// and one for problems the store already had (stderr in the CLI).
     public var onUpgrade: ((String) -> Void)?
-    /// The test-only pause point of `REMCONV_TEST_PAUSE_AT_STEP` (docs/migrations.md).
+    /// The test-only pause point of `REMCONV_TEST_PAUSE_AT_STEP` (docs/migrations.md); a
+    /// release build ignores it.
     public var testPauseAtStep: String?
+    /// For commands that only read: when the store needs an upgrade it cannot take (the file
+    /// is read-only), upgrade a private copy in a temporary folder and read that instead. The
+    /// store is never touched, no backup is taken, `close()` removes the copy, and any write
+    /// is refused (`ioFailure`, exit 74). Off, such a store is refused with exit 74.
+    public var readThroughUpgradedCopy = false
     /// The steps this remconv knows; tests replace them.
     var migrations = Migration.all
 
     public init() {}
+
+    /// The pause point `REMCONV_TEST_PAUSE_AT_STEP` in `environment` asks for; nil in a
+    /// release build, which has no such hook.
+    public static func testPausePoint(in environment: [String: String]) -> String? {
+      MigrationTestPause.point(in: environment)
+    }
 
     var migratorSettings: Migrator.Settings {
       Migrator.Settings(
@@ -59,6 +71,9 @@ public final class Store {
   public private(set) var needsUpgrade = false
   /// What the migrator did on open, for reports.
   public internal(set) var upgradeReport: MigrationReport?
+  /// Set when the store is read-only and older, and is read through an upgraded copy in this
+  /// temporary folder (`Options.readThroughUpgradedCopy`); `close()` removes it.
+  public private(set) var upgradedCopyFolder: String?
   private var newerDescription = ""
 
   /// Opens (creating or upgrading as needed) the store at `path`.
@@ -94,7 +109,17 @@ public final class Store {
         if status.state == .behind, !options.allowUpgrade {
           throw RemconvError.upgradeRefused(Self.upgradeRefusal(status, path: path, reason: "--no-upgrade was given"))
         }
-        if status.state == .empty || options.upgradeOnOpen {
+        if status.state == .behind, options.upgradeOnOpen, options.readThroughUpgradedCopy, connection.isReadOnly {
+          let copy = try Self.upgradedCopy(of: connection, path: path, options: options)
+          connection.close()
+          connection = copy.connection
+          upgradedCopyFolder = copy.folder
+          upgradeReport = copy.report
+          options.onUpgrade?(
+            "the store \(path) is read-only and at \(status.version ?? "nothing"): reading a copy upgraded to "
+              + "\(copy.report.to ?? Migration.head.id) in a temporary folder, removed afterwards; the store is unchanged "
+              + "(make it writable to upgrade it)")
+        } else if status.state == .empty || options.upgradeOnOpen {
           let report = try migrator.migrate()
           upgradeReport = report
           if status.state == .behind || !isNew { Self.announce(report, to: options.onUpgrade) }
@@ -109,6 +134,7 @@ public final class Store {
       if !isNewerThanThisVersion, !needsUpgrade { try Self.configure(connection, readOnly: options.readOnly) }
     } catch {
       connection.close()
+      if let folder = upgradedCopyFolder { try? FileManager.default.removeItem(atPath: folder) }
       if let remconv = error as? RemconvError { throw remconv }
       if let sqlite = error as? SQLiteError { throw Self.translate(sqlite, path: path) }
       throw .migrationFailed("\(path): \(error)")
@@ -119,6 +145,47 @@ public final class Store {
   public func close() {
     hot.removeAll()
     database.close()
+    removeUpgradedCopy()
+  }
+
+  deinit { removeUpgradedCopy() }
+
+  private func removeUpgradedCopy() {
+    guard let folder = upgradedCopyFolder else { return }
+    try? FileManager.default.removeItem(atPath: folder)
+    upgradedCopyFolder = nil
+  }
+
+  /// Copies the read-only store behind `source` into a new private temporary folder and
+  /// upgrades the copy there, without a backup (the store itself is the backup). The folder is
+  /// removed when anything fails.
+  private static func upgradedCopy(
+    of source: Database, path: String, options: Options
+  ) throws -> (folder: String, connection: Database, report: MigrationReport) {
+    var template = Array((NSTemporaryDirectory() + "/remconv-read-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw RemconvError.ioFailure(
+        "\(path): the store is read-only and needs an upgrade; no temporary folder for an upgraded copy: \(String(cString: strerror(errno)).lowercased())")
+    }
+    let folder = String(cString: made)
+    let copyPath = folder + "/" + URL(fileURLWithPath: path).lastPathComponent
+    do {
+      try source.backup(to: copyPath)
+      let copy = try connect(copyPath, readOnly: false, options: options)
+      var settings = options.migratorSettings
+      settings.takesBackup = false
+      do {
+        let report = try Migrator(database: copy, path: copyPath, settings: settings).migrate()
+        return (folder, copy, report)
+      } catch {
+        copy.close()
+        throw error
+      }
+    } catch {
+      try? FileManager.default.removeItem(atPath: folder)
+      if let sqlite = error as? SQLiteError { throw translate(sqlite, path: path) }
+      throw error
+    }
   }
 
   /// Refuses to write a store that a newer remconv wrote, one not upgraded yet, or one opened
@@ -131,6 +198,9 @@ public final class Store {
       throw .upgradeRefused("\(path): the store needs an upgrade before it can be written (remconv migrate up)")
     }
     if options.readOnly { throw .ioFailure("\(path): the store was opened read-only") }
+    if upgradedCopyFolder != nil {
+      throw .ioFailure("\(path): the store is read-only (it is read through an upgraded copy)")
+    }
   }
 
   /// Applies the pending steps up to `target` (a step id or number; nil: all) under the

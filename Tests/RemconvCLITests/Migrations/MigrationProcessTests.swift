@@ -50,7 +50,7 @@ private final class Child {
 @Suite(.serialized) struct MigrationProcessTests {
   /// The pause points of REMCONV_TEST_PAUSE_AT_STEP for an upgrade from 0001: after the
   /// backup, after each step, after COMMIT.
-  static let killPoints = ["0", "2", "3", "4", "5", "6", "commit"]
+  static let killPoints = ["0", "2", "3", "4", "5", "6", "7", "commit"]
 
   @Test(arguments: ["wal", "delete"], killPoints)
   func aKilledUpgradeLeavesExactlyTheOldOrTheNewStore(journalMode: String, point: String) throws {
@@ -75,7 +75,7 @@ private final class Child {
     let history = try database.scalar("SELECT count(*) FROM remconv_migrations")
     let userVersion = try database.scalar("PRAGMA user_version")
     if point == "commit" {
-      #expect(history == .integer(6) && userVersion == .integer(6), "committed: the new version")
+      #expect(history == .integer(7) && userVersion == .integer(7), "committed: the new version")
       let reminders = try FixtureStores.rows(of: "reminders", in: database)
       #expect(reminders.mapValues { $0["title"] } == originalReminders.mapValues { $0["title"] })
     } else {
@@ -95,7 +95,7 @@ private final class Child {
     // And the store upgrades normally afterwards.
     let store = try Store(path: path)
     defer { store.close() }
-    #expect(try store.database.scalar("PRAGMA user_version") == .integer(6))
+    #expect(try store.database.scalar("PRAGMA user_version") == .integer(7))
     #expect(try store.reminderCount() == originalReminders.count)
   }
 
@@ -109,10 +109,10 @@ private final class Child {
       #expect(results.map(\.status) == [0, 0], "round \(round): \(results.map(\.errors))")
       #expect(results.allSatisfy { $0.errors.isEmpty }, "round \(round): \(results.map(\.errors))")
       let applied = results.filter { $0.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders") }
-      let upToDate = results.filter { $0.output == "store \(path) is up to date (0006_record_digests)\n" }
+      let upToDate = results.filter { $0.output == "store \(path) is up to date (0007_converge_earlier_releases)\n" }
       #expect(applied.count == 1 && upToDate.count == 1, "round \(round): \(results.map(\.output))")
       let status = try Store.migrationStatus(at: path)
-      #expect(status.state == .current && status.applied.count == 6, "round \(round)")
+      #expect(status.state == .current && status.applied.count == 7, "round \(round)")
       #expect(MigrationBackup.list(for: path).count == 1, "round \(round): one upgrade, one backup")
     }
   }
@@ -126,7 +126,7 @@ private final class Child {
     let impatient = try Child(["export", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "300"])
     let refused = impatient.finish()
     #expect(refused.status == 75)
-    #expect(refused.errors.contains("being upgraded or written by another remconv"), "\(refused.errors)")
+    #expect(refused.errors.contains("being upgraded or written by another remconv (waited 300 ms)"), "\(refused.errors)")
 
     let patient = try Child(["migrate", "up", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "30000"])
     Thread.sleep(forTimeInterval: 0.5)
@@ -134,7 +134,7 @@ private final class Child {
     holder.kill()
     let waited = patient.finish()
     #expect(waited.status == 0, "\(waited.errors)")
-    #expect(waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0006_record_digests"))
+    #expect(waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0007_converge_earlier_releases"))
     #expect(try Store.migrationStatus(at: path).state == .current)
   }
 }

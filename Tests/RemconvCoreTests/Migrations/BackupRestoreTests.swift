@@ -20,12 +20,12 @@ import RemconvTestSupport
     let store = try Store(path: path, options: options)
     store.close()
     let backup = try #require(MigrationBackup.list(for: path).first)
-    #expect(backup.path == path + ".backup-0002-to-0006-20261129T100000Z.sqlite")
+    #expect(backup.path == path + ".backup-0002-to-0007-20261129T100000Z.sqlite")
     #expect(try FixtureUpgradeTests.permissions(of: backup.path) == 0o600)
     let counts = try StoreSnapshot.tableCounts(try Database(path: FixtureStores.path("v0002.sqlite"), mode: .readOnly))
     try MigrationBackup.verify(backup.path, counts: counts)
     #expect(try Database(path: backup.path, mode: .readOnly).scalar("PRAGMA journal_mode") == .text("delete"), "a backup is one self-contained file")
-    #expect(MigrationBackup.nextPath(for: path, from: 2, to: 6, at: options.now()) == path + ".backup-0002-to-0006-20261129T100000Z-2.sqlite")
+    #expect(MigrationBackup.nextPath(for: path, from: 2, to: 7, at: options.now()) == path + ".backup-0002-to-0007-20261129T100000Z-2.sqlite")
   }
 
   @Test func upgradesKeepTheNewestThreeBackups() throws {
@@ -93,14 +93,14 @@ import RemconvTestSupport
     #expect(report.version == "0001_lists_and_reminders" && report.needsUpgrade)
     let previous = try #require(report.previous)
     #expect(!report.previousWasDamaged)
-    #expect(previous.fromVersion == 6 && previous.toVersion == 1)
+    #expect(previous.fromVersion == 7 && previous.toVersion == 1)
     #expect(try FixtureUpgradeTests.permissions(of: previous.path) == 0o600)
     #expect(try FixtureStores.rows(of: "reminders", inFile: path) == original)
     #expect(try FixtureStores.rows(of: "reminders", inFile: previous.path)[1]?["title"] == .text("geändert"))
     #expect(try Store.migrationStatus(at: path).state == .behind)
     // The next open upgrades the restored store again.
     let reopened = try Store(path: path)
-    #expect(reopened.upgradeReport?.applied.count == 5)
+    #expect(reopened.upgradeReport?.applied.count == 6)
     reopened.close()
   }
 
@@ -139,7 +139,7 @@ import RemconvTestSupport
     #expect(MigrationBackup.list(for: path).count == 1, "a refused restore takes no copy of the store")
   }
 
-  @Test func restoreReplacesADamagedStoreAndKeepsAPageCopyOfIt() throws {
+  @Test func restoreMovesAStoreDamagedInsideAsideUntouched() throws {
     let directory = TemporaryDirectory()
     let (path, backup) = try upgradedStore(in: directory)
     try FixtureStores.damagePage(of: "reminders", in: path)
@@ -148,12 +148,98 @@ import RemconvTestSupport
       defer { store.close() }
       _ = try store.read { try store.reminder(rowID: 1) }
     }
-    let report = try Store.restore(backup: backup.path, into: path)
-    #expect(report.previousWasDamaged)
-    let previous = try #require(report.previous)
-    #expect(FileManager.default.fileExists(atPath: previous.path))
-    #expect(try StoreSnapshot.integrityProblems(try Database(path: path, mode: .readOnly)).isEmpty)
-    #expect(try FixtureStores.rows(of: "reminders", inFile: path).count == 12)
+    try expectRestoredOverDamage(path, backup: backup, reason: nil)
+  }
+
+  @Test func restoreMovesATruncatedStoreAside() throws {
+    let directory = TemporaryDirectory()
+    let (path, backup) = try upgradedStore(in: directory)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    try handle.truncate(atOffset: UInt64(size / 3))
+    try handle.close()
+    try expectRestoredOverDamage(path, backup: backup, reason: nil)
+  }
+
+  @Test func restoreMovesAStoreWithADamagedHeaderAsideWithItsWALAndSHM() throws {
+    let directory = TemporaryDirectory()
+    let (path, backup) = try upgradedStore(in: directory)
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    try handle.write(contentsOf: Data(repeating: 0, count: 16))
+    try handle.close()
+    // What a crash can leave beside it: they belong to the damaged store and go with it.
+    _ = directory.write("store.sqlite-wal", "wal of the damaged store")
+    _ = directory.write("store.sqlite-shm", "shm of the damaged store")
+    let report = try expectRestoredOverDamage(path, backup: backup, reason: "header")
+    #expect(report.movedAside.count == 3)
+    let companions = try report.movedAside.dropFirst().map { try String(contentsOfFile: $0, encoding: .utf8) }
+    #expect(companions == ["wal of the damaged store", "shm of the damaged store"])
+    #expect(report.movedAside.dropFirst().map { $0.hasSuffix(".damaged-20261129T100000Z.sqlite-wal") || $0.hasSuffix(".damaged-20261129T100000Z.sqlite-shm") } == [true, true])
+  }
+
+  /// Restores `backup` over the damaged store at `path` and checks that the store was moved
+  /// aside byte for byte, that the backup is in place, and what the report says.
+  @discardableResult
+  private func expectRestoredOverDamage(
+    _ path: String, backup: MigrationBackup, reason: String?, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) throws -> RestoreReport {
+    let damagedBytes = try FixtureStores.digest(path)
+    var options = Store.Options()
+    options.now = { Date(timeIntervalSince1970: 1_795_946_400) }  // 2026-11-29T10:00:00Z
+    let report = try Store.restore(backup: backup.path, into: path, options: options)
+    #expect(report.previousWasDamaged && report.previous == nil, sourceLocation: sourceLocation)
+    if let reason { #expect(report.damage?.contains(reason) == true, "\(report.damage ?? "")", sourceLocation: sourceLocation) }
+    let moved = try #require(report.movedAside.first, sourceLocation: sourceLocation)
+    #expect(moved == path + ".damaged-20261129T100000Z.sqlite", sourceLocation: sourceLocation)
+    #expect(try FixtureStores.digest(moved) == damagedBytes, "moved aside untouched", sourceLocation: sourceLocation)
+    #expect(try StoreSnapshot.integrityProblems(try Database(path: path, mode: .readOnly)).isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      try FixtureStores.rows(of: "reminders", inFile: path) == FixtureStores.rows(of: "reminders", inFile: backup.path),
+      sourceLocation: sourceLocation)
+    #expect(try Store.migrationStatus(at: path).version == "0001_lists_and_reminders", sourceLocation: sourceLocation)
+    return report
+  }
+
+  @Test func restoreRefusesToReplaceAnotherApplicationsDatabase() throws {
+    let directory = TemporaryDirectory()
+    let (_, backup) = try upgradedStore(in: directory)
+    for applicationID in [0, 0x4D41_494C] {
+      let path = directory.file("other-\(applicationID).sqlite")
+      let other = try Database(path: path, mode: .create)
+      _ = try other.scalar("PRAGMA journal_mode = WAL")
+      try other.execute("PRAGMA application_id = \(applicationID); CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
+      other.close()
+      try expectUntouched(path) {
+        expectRemconvError("notAStore") { try Store.restore(backup: backup.path, into: path) }
+      }
+      #expect(MigrationBackup.list(for: path).isEmpty && !FileManager.default.fileExists(atPath: path + ".damaged"))
+    }
+  }
+
+  @Test func restoreRefusesToReplaceAStoreOfANewerRemconv() throws {
+    let directory = TemporaryDirectory()
+    let (_, backup) = try upgradedStore(in: directory)
+    let path = try FixtureStores.copy("v0008-newer.sqlite", into: directory, as: "newer.sqlite")
+    try expectUntouched(path) {
+      let message = expectRemconvError("storeTooNew") { try Store.restore(backup: backup.path, into: path) }
+      #expect(message.contains("0008_locations_and_attachments") && message.contains("left untouched"))
+    }
+    #expect(MigrationBackup.list(for: path).isEmpty)
+  }
+
+  @Test func restoreRefusesAForeignOrNewerBackup() throws {
+    let directory = TemporaryDirectory()
+    let (path, _) = try upgradedStore(in: directory)
+    let foreign = directory.file("foreign.sqlite")
+    let other = try Database(path: foreign, mode: .create)
+    _ = try other.scalar("PRAGMA journal_mode = WAL")
+    try other.execute("CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
+    other.close()
+    let newer = try FixtureStores.copy("v0008-newer.sqlite", into: directory, as: "newer-backup.sqlite")
+    try expectUntouched(path) {
+      expectRemconvError("notAStore") { try Store.restore(backup: foreign, into: path) }
+      expectRemconvError("storeTooNew") { try Store.restore(backup: newer, into: path) }
+    }
   }
 
   @Test func restoreCreatesAMissingStore() throws {

@@ -15,6 +15,25 @@ import RemconvTestSupport
     }
   }
 
+  /// A released step is never edited: users' stores recorded its checksum, and a store whose
+  /// recorded checksum differs is refused as tampered (exit 78).
+  @Test func releasedMigrationFilesKeepTheirChecksums() throws {
+    let listed = try String(contentsOfFile: Repository.path("Migrations/released-checksums.txt"), encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+      .map { $0.split(separator: " ").map(String.init) }
+    #expect(listed.allSatisfy { $0.count == 2 })
+    let released = Dictionary(listed.map { ($0[0], $0[1]) }) { first, _ in first }
+    #expect(released.count == listed.count, "one line per step")
+    let folder = Repository.path("Migrations")
+    for (id, checksum) in released.sorted(by: { $0.key < $1.key }) {
+      let text = try String(contentsOfFile: "\(folder)/\(id).sql", encoding: .utf8)
+      #expect(Migration.checksum(of: text) == checksum, "\(id).sql was released and has changed: fix forward with a new step")
+      #expect(Migration.step(matching: id)?.checksum == checksum, "the embedded \(id)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sql") }
+    for file in files { #expect(released[String(file.dropLast(4))] != nil, "\(file) is not in released-checksums.txt") }
+  }
+
   @Test func migrationIdsAreNumberedInOrder() {
     let numbers = Migration.all.map(\.number)
     #expect(numbers == Array(1...numbers.count))

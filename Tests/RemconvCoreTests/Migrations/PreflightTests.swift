@@ -24,7 +24,7 @@ import RemconvTestSupport
       for policy in DuplicateNamePolicy.allCases {
         options.duplicatePolicy = policy
         let plan = try Store.migrationPlan(at: path, upTo: nil, options: options)
-        #expect(plan.steps.map(\.id) == ["0005_unique_list_names", "0006_record_digests"])
+        #expect(plan.steps.map(\.id) == ["0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases"])
         #expect(plan.preflight.duplicates.map { $0.lists.map(\.rowID) } == [[1, 3, 4], [6, 7]])
         #expect(plan.preflight.duplicates.map(\.key) == ["home", "caf\u{E9}"])
         #expect(plan.preflight.duplicates[0].lists.map(\.reminderCount) == [2, 2, 1])
@@ -96,6 +96,34 @@ import RemconvTestSupport
       }
     }
     #expect(MigrationBackup.list(for: path).isEmpty, "no backup: the upgrade stopped before the first change")
+  }
+
+  @Test func renamedNamesAreTrimmedAndNeverBlank() throws {
+    // Lists named '' and '  ' collide (their key is empty); the later one used to become ' (2)'.
+    let group = DuplicateListGroup(key: "", lists: [
+      .init(rowID: 1, name: "", reminderCount: 0), .init(rowID: 2, name: "  ", reminderCount: 1),
+      .init(rowID: 3, name: "\t", reminderCount: 0),
+    ])
+    let actions = Preflight.resolution(of: [group], takenKeys: ["", "untitled list (3)"], policy: .rename)
+    #expect(actions == [
+      .rename(listRowID: 2, from: "  ", to: "Untitled list (2)"), .rename(listRowID: 3, from: "\t", to: "Untitled list (4)"),
+    ])
+
+    let directory = TemporaryDirectory()
+    let path = try FixtureStores.copy("v0004.sqlite", into: directory, editing: """
+      INSERT INTO lists (id, name, symbol, created_at, uid, extra) VALUES
+        (20, '', 'list.bullet', '2026-01-01T00:00:00Z', 'L-20', '{}'),
+        (21, '   ', 'list.bullet', '2026-01-02T00:00:00Z', 'L-21', '{}'),
+        (22, ' Arbeit ', 'list.bullet', '2026-01-03T00:00:00Z', 'L-22', '{}');
+      """)
+    let store = try Store(path: path)
+    defer { store.close() }
+    let renamed = try #require(store.upgradeReport?.preflight)
+    #expect(renamed.contains(.rename(listRowID: 21, from: "   ", to: "Untitled list (2)")))
+    #expect(renamed.contains(.rename(listRowID: 22, from: " Arbeit ", to: "Arbeit (2)")))
+    for case .rename(_, _, let name) in renamed {
+      #expect(name == ListName.normalized(name) && !name.hasPrefix(" ") && !name.hasPrefix("("), "'\(name)'")
+    }
   }
 
   @Test func resolutionSkipsNumbersOtherListsHold() {

@@ -7,7 +7,7 @@ import RemconvTestSupport
 @Suite struct StoreStateTests {
   @Test func aNewerStoreIsReadButNeverWritten() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0007-newer.sqlite", into: directory)
+    let path = try FixtureStores.copy("v0008-newer.sqlite", into: directory)
     try expectUntouched(path) {
       let store = try Store(path: path)
       defer { store.close() }
@@ -16,7 +16,7 @@ import RemconvTestSupport
       #expect(try store.read { try store.lists().map(\.list.name) } == ["Einkäufe", "Arbeit"])
       #expect(try store.read { try store.reminder(rowID: 1)?.reminder.title } == "Milch (laktosefrei)")
       let message = expectRemconvError("storeTooNew") { try store.write { try store.database.run("DELETE FROM reminders") } }
-      #expect(message.contains("0007_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
+      #expect(message.contains("0008_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
       // Even a write that skips the check cannot land: the connection is read-only.
       #expect(throws: (any Error).self) { try store.database.run("DELETE FROM reminders") }
       expectRemconvError("storeTooNew") { try store.migrate() }
@@ -26,7 +26,7 @@ import RemconvTestSupport
   @Test func aNewerStoreThisVersionCannotReadIsRefusedClearly() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy(
-      "v0007-newer.sqlite", into: directory, editing: "ALTER TABLE reminders RENAME COLUMN title TO summary")
+      "v0008-newer.sqlite", into: directory, editing: "ALTER TABLE reminders RENAME COLUMN title TO summary")
     let store = try Store(path: path)
     defer { store.close() }
     let message = expectRemconvError("storeTooNew") { try store.read { try store.reminder(rowID: 1) } }

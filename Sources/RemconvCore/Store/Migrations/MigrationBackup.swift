@@ -45,8 +45,7 @@ public struct MigrationBackup: Sendable, Hashable {
 
   /// The path the next backup of `storePath` from `from` to `to` taken at `date` gets.
   public static func nextPath(for storePath: String, from: Int, to: Int, at date: Date) -> String {
-    let time = Timestamp(date).utcWallTime.description.filter { $0 != "-" && $0 != ":" } + "Z"
-    let base = storePath + ".backup-" + pad(from) + "-to-" + pad(to) + "-" + time
+    let base = storePath + ".backup-" + pad(from) + "-to-" + pad(to) + "-" + fileTime(date)
     var candidate = base + ".sqlite"
     var sequence = 2
     while FileManager.default.fileExists(atPath: candidate) || FileManager.default.fileExists(atPath: candidate + partialSuffix) {
@@ -57,6 +56,11 @@ public struct MigrationBackup: Sendable, Hashable {
   }
 
   static let partialSuffix = ".partial"
+
+  /// A UTC time as file names carry it: `20261129T100000Z`.
+  static func fileTime(_ date: Date) -> String {
+    Timestamp(date).utcWallTime.description.filter { $0 != "-" && $0 != ":" } + "Z"
+  }
 
   private static func pad(_ number: Int) -> String {
     let text = String(number)

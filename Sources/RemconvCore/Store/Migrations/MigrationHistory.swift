@@ -9,6 +9,9 @@ public struct AppliedMigration: Sendable, Hashable {
   public let toolVersion: String
   /// When it was applied (RFC 3339, UTC).
   public let appliedAt: String
+
+  /// When the checksum is one of an earlier released text of the step: which release, else nil.
+  public var earlierRelease: String? { MigrationHistory.legacyReason(id: id, checksum: checksum) }
 }
 
 /// Where a store stands against the steps this remconv knows.
@@ -124,12 +127,46 @@ struct MigrationHistory {
       path: path, state: state, applied: applied, pending: pending, unknown: unknown, userVersion: version)
   }
 
+  /// Checksums of earlier texts of a step that a released remconv applied, by step id, each
+  /// with the commit that released that text. 0003 and 0005 were edited after they had been
+  /// released, so the stores those versions made recorded these checksums; they are trusted,
+  /// and step 0007 brings such a store to the schema and values of today's steps. Any other
+  /// checksum that differs from this remconv's copy still means an edited step or history.
+  static let legacyChecksums: [String: [String: String]] = [
+    "0003_uids_timestamps_due_kind": [
+      // Gave any 10-character due text the kind 'date', any ending in Z 'utc', any other
+      // 'floating'; 0007 gives them the kinds of today's 0003.
+      "926a0e8c1f216709ddd9456e18696c46e9c70c977be1342e4b05e5e4ae2697ad":
+        "the text released in b99ed97 (remconv up to 98fe4a1, before the migrations merge)",
+    ],
+    "0005_unique_list_names": [
+      // Trimmed names and made lists.created_at NOT NULL; 0007 rebuilds lists without it.
+      "f8f3e87843bc59c6d8634a9380cf55266843bfd0aee1692fafbcc2ef23b8e988":
+        "the text released in b99ed97",
+      // Trimmed names; lists.created_at nullable as today.
+      "10d04c5ccddc82410942dcd04e645ac29be546aad860b366b858a1711fb16989":
+        "the text released in dfc16ea (remconv up to 98fe4a1, before the migrations merge)",
+      // Names unchanged, lists.created_at NOT NULL; 0007 rebuilds lists without it.
+      "fabbcb3fb796b49d8ba192dd8919f08b19ed1e541db57576572db1013ac39be2":
+        "the text released in 7f2be86 (the migrations branch up to 7fe6a19)",
+    ],
+  ]
+
+  /// Why `checksum`, recorded for the step `id`, is trusted though it is not this remconv's
+  /// copy's, or nil when it is not an earlier released text of that step.
+  static func legacyReason(id: String, checksum: String) -> String? {
+    legacyChecksums[id]?[checksum]
+  }
+
   /// Why the applied known steps cannot be trusted, or nil. A step whose checksum differs was
-  /// edited after it shipped; applied steps that are not the first ones in order mean the
-  /// history was edited (a later step would run before an earlier one).
+  /// edited after it shipped (unless the checksum is one of an earlier released text,
+  /// `legacyChecksums`); applied steps that are not the first ones in order mean the history
+  /// was edited (a later step would run before an earlier one).
   private func tamperedDescription(_ applied: [AppliedMigration], known: [String: Migration]) -> String? {
     for row in applied {
-      guard let step = known[row.id], step.checksum != row.checksum else { continue }
+      guard let step = known[row.id], step.checksum != row.checksum,
+        Self.legacyReason(id: row.id, checksum: row.checksum) == nil
+      else { continue }
       return "\(path): the applied migration \(row.id) does not match this remconv's copy "
         + "(recorded checksum \(row.checksum.prefix(12))…, expected \(step.checksum.prefix(12))…): "
         + "the step was edited after it was applied, or the history was changed by hand; "

@@ -81,6 +81,7 @@ extension MigrationStatus {
         .object([
           "id": .string(step.id), "checksum": .string(step.checksum), "toolVersion": .string(step.toolVersion),
           "appliedAt": .string(step.appliedAt), "known": .bool(!unknown.contains(step)),
+          "earlierRelease": step.earlierRelease.map(JSONValue.string) ?? .null,
         ])
       }),
       "pending": .array(pending.map { .string($0.id) }),

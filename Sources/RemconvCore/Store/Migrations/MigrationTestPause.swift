@@ -8,16 +8,38 @@ import Foundation
 /// applied (inside the transaction, before the next step); `commit` right after COMMIT. The
 /// line written is `remconv-test: paused at <point>`. After 60 seconds the run continues, so
 /// a forgotten process does not hold the store's lock for ever. Unset, the hook does nothing.
-/// Documented in docs/migrations.md, "Test hook".
+///
+/// It exists in debug builds only (the tests' build): a release binary neither reads the
+/// variable nor pauses, so a stray variable in a user's environment cannot make an upgrade
+/// sleep while it holds the store's lock. Documented in docs/migrations.md, "Test hook".
 struct MigrationTestPause {
-  static let environmentVariable = "REMCONV_TEST_PAUSE_AT_STEP"
   let point: String?
 
+  /// Whether this build has the hook (debug builds only).
+  static var isCompiledIn: Bool {
+    #if DEBUG
+    true
+    #else
+    false
+    #endif
+  }
+
+  /// The pause point `environment` asks for; nil in a release build.
+  static func point(in environment: [String: String]) -> String? {
+    #if DEBUG
+    environment["REMCONV_TEST_PAUSE_AT_STEP"]
+    #else
+    nil
+    #endif
+  }
+
   func reached(_ name: String) {
+    #if DEBUG
     guard let point, point == name else { return }
     let line = "remconv-test: paused at \(name)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline { usleep(50_000) }
+    #endif
   }
 }

@@ -32,6 +32,9 @@ struct Migrator {
     var busyTimeoutMilliseconds: Int32 = 10_000
     var now: () -> Date = Date.init
     var pause = MigrationTestPause(point: nil)
+    /// Off only for a private copy of a read-only store (`Store.Options.readThroughUpgradedCopy`):
+    /// the store itself, untouched, is what a backup would hold.
+    var takesBackup = true
   }
 
   let database: Database
@@ -79,6 +82,9 @@ struct Migrator {
       if access(directory, W_OK) != 0 {
         plan.blockers.append("\(directory): not writable: the backup cannot be written there")
       }
+      if access(path, W_OK) != 0 {
+        plan.blockers.append("\(path): the store is read-only: the upgrade cannot be written")
+      }
     }
     if settings.policy == .fail, !plan.preflight.duplicates.isEmpty {
       plan.blockers.append(duplicateRefusal(plan.preflight))
@@ -101,7 +107,7 @@ struct Migrator {
     } catch {
       guard error.isBusy else { throw error }
       throw RemconvError.storeBusy(
-        "\(path): the store is being upgraded or written by another remconv (waited \(settings.busyTimeoutMilliseconds / 1000) s); try again")
+        "\(path): the store is being upgraded or written by another remconv (waited \(Self.duration(milliseconds: settings.busyTimeoutMilliseconds))); try again")
     }
     var backup: MigrationBackup?
     do {
@@ -144,7 +150,10 @@ struct Migrator {
     if settings.policy == .fail, !preflight.duplicates.isEmpty {
       throw RemconvError.migrationFailed(duplicateRefusal(preflight))
     }
-    if !isNewStore {
+    if !isNewStore, settings.takesBackup {
+      // Checked before the backup: an upgrade that cannot be written must leave nothing behind
+      // (a cron job on a read-only store would otherwise add a full backup at every run).
+      if let blocker = writeBlocker(from: status, to: last) { throw RemconvError.ioFailure(blocker) }
       if let blocker = try spaceBlockers().first { throw RemconvError.ioFailure(blocker) }
       backup = try MigrationBackup.take(
         of: path, counts: baseline.tableCounts, from: status.versionNumber, to: last.number,
@@ -210,10 +219,27 @@ struct Migrator {
     return report
   }
 
+  /// A wait as people say it: milliseconds below a second (`300 ms`), else seconds with at
+  /// most one decimal (`1.5 s`, `10 s`).
+  static func duration(milliseconds: Int32) -> String {
+    guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
+    let tenths = (Int(milliseconds) + 50) / 100
+    return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+  }
+
   /// The findings the store had before the upgrade, less the colliding names the preflight
   /// deals with (they are shown as the preflight's groups and actions instead).
   private static func preexisting(_ snapshot: StoreSnapshot, preflight: PreflightFindings) -> [IntegrityFinding] {
     snapshot.findings.filter { preflight.step == nil || $0.kind != .duplicateListName }.sorted()
+  }
+
+  /// Why the upgrade cannot write the store, or nil: SQLite opened it for reading only (the
+  /// file or its file system is read-only).
+  private func writeBlocker(from status: MigrationStatus, to last: Migration) -> String? {
+    guard database.isReadOnly else { return nil }
+    return "\(path): the store is read-only and needs an upgrade from \(status.version ?? "nothing") to \(last.id), "
+      + "which cannot be written; nothing was changed and no backup was taken. Make it writable, or copy it and "
+      + "use the copy (remconv --store COPY ...)"
   }
 
   /// Refuses an upgrade the disk cannot hold: the backup, plus as much again for the journal

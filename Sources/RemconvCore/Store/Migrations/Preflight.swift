@@ -113,10 +113,15 @@ enum Preflight {
     return findings
   }
 
+  /// What a renamed list whose name is empty once trimmed is numbered after.
+  static let unnamedListName = "Untitled list"
+
   /// The renames or merges that make every name key unique; deterministic, so that a plan
   /// shows exactly what the upgrade will do. The oldest list of a group (smallest row id)
   /// keeps its name; each later one becomes `<its name> (n)` with the smallest n ≥ 2 whose
-  /// key no list has, or merges into the oldest.
+  /// key no list has, or merges into the oldest. Names made are trimmed and NFC; lists whose
+  /// names are empty once trimmed (`''` and `'  '` collide) are numbered after
+  /// `unnamedListName`, never given a name such as `' (2)'`.
   static func resolution(
     of groups: [DuplicateListGroup], takenKeys: Set<String>, policy: DuplicateNamePolicy
   ) -> [PreflightAction] {
@@ -127,7 +132,8 @@ enum Preflight {
       for member in group.lists.dropFirst() {
         switch policy {
         case .rename:
-          let base = ListName.normalized(member.name)
+          let trimmed = ListName.normalized(member.name)
+          let base = trimmed.isEmpty ? unnamedListName : trimmed
           var number = 2
           while taken.contains(ListName.key(for: "\(base) (\(number))")) { number += 1 }
           let name = "\(base) (\(number))"

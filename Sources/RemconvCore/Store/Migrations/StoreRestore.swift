@@ -9,8 +9,13 @@ public struct RestoreReport: Sendable {
   public let version: String?
   /// The copy of the store as it was before the restore (nil when there was no store).
   public var previous: MigrationBackup?
-  /// True when the store before the restore was damaged: its copy is page for page, unverified.
+  /// True when the store before the restore was damaged: it was moved aside untouched
+  /// (`movedAside`), or, when the damage showed only while copying, saved page for page.
   public var previousWasDamaged = false
+  /// Why the store before the restore counted as damaged.
+  public var damage: String?
+  /// Where the damaged store and its `-wal` and `-shm` were moved, untouched.
+  public var movedAside: [String] = []
   /// True when the restored store is older than this remconv: the next command upgrades it.
   public var needsUpgrade = false
 
@@ -21,6 +26,8 @@ public struct RestoreReport: Sendable {
       "version": version.map(JSONValue.string) ?? .null,
       "previous": previous.map { .string($0.path) } ?? .null,
       "previousWasDamaged": .bool(previousWasDamaged),
+      "damage": damage.map(JSONValue.string) ?? .null,
+      "movedAside": .array(movedAside.map(JSONValue.string)),
       "needsUpgrade": .bool(needsUpgrade),
     ])
   }
@@ -31,12 +38,19 @@ extension Store {
   ///
   /// 1. The backup is verified first: a SQLite file, `integrity_check` ok, a remconv store
   ///    whose history this remconv trusts and can write (not tampered, not newer).
-  /// 2. The copy into the store goes through SQLite's online backup API on a connection to the
+  /// 2. The current store is examined without writing: another application's database is
+  ///    refused (`notAStore`), like every command refuses it, and so is a store written by a
+  ///    newer remconv (`storeTooNew`): restoring over it would drop what that remconv wrote. A
+  ///    damaged store (its header is not SQLite's, it is truncated, or `integrity_check` fails)
+  ///    is moved aside untouched, with its `-wal` and `-shm`, to
+  ///    `<store>.damaged-<UTC time>.sqlite`: SQLite cannot open it reliably enough to copy
+  ///    into it, and what is left of it stays for recovery.
+  /// 3. The copy into the store goes through SQLite's online backup API on a connection to the
   ///    live store (`Database.replaceContents`), whose first page takes the store's write lock.
-  /// 3. Under that lock the current store is saved as a backup like an upgrade's (verified;
-  ///    page for page and flagged when the store is damaged, since that is when a restore is
-  ///    needed), so a restore can itself be undone.
-  /// 4. The copy completes and commits; the store is reopened read-only and must pass
+  /// 4. Under that lock the current store is saved as a backup like an upgrade's (verified;
+  ///    page for page and flagged when it turns out damaged only now), so a restore can itself
+  ///    be undone.
+  /// 5. The copy completes and commits; the store is reopened read-only and must pass
   ///    `integrity_check` with the backup's row counts.
   public static func restore(
     backup backupPath: String, into storePath: String, options: Options = Options()
@@ -69,15 +83,24 @@ extension Store {
     case .current, .behind: break
     }
 
+    var report = RestoreReport(store: storePath, backup: backupPath, version: status.version)
+    if case .damaged(let reason) = try examineCurrent(storePath, options: options) {
+      report.movedAside = try moveAside(storePath, at: options.now())
+      report.previousWasDamaged = true
+      report.damage = reason
+    }
     let storeIsNew = try prepareFile(at: storePath, readOnly: false)
     let live = try connect(storePath, readOnly: false, options: options)
-    var report = RestoreReport(store: storePath, backup: backupPath, version: status.version)
     do {
       try live.replaceContents(with: source) {
         guard !storeIsNew else { return }
         (report.previous, report.previousWasDamaged) = try saveCurrent(
           storePath, toVersion: status.versionNumber, options: options)
       }
+      // A backup is a rollback-journal file, and so is a store made from it: WAL, as remconv
+      // keeps every store, lets readers (and the next restore's safety copy) read while a
+      // writer holds the lock.
+      _ = try live.scalar("PRAGMA journal_mode = WAL")
     } catch let error as SQLiteError {
       live.close()
       throw translate(error, path: storePath)
@@ -99,6 +122,71 @@ extension Store {
     }
     report.needsUpgrade = status.state == .behind
     return report
+  }
+
+  /// What a restore finds at the store's path.
+  private enum CurrentStore {
+    case missing, healthy
+    case damaged(String)
+  }
+
+  /// Classifies the store a restore would replace, reading only. Throws for what must not be
+  /// replaced: another application's database, a store of a newer remconv, a directory.
+  private static func examineCurrent(_ storePath: String, options: Options) throws -> CurrentStore {
+    var info = stat()
+    guard stat(storePath, &info) == 0 else {
+      guard errno == ENOENT else { throw RemconvError.ioFailure("\(storePath): \(String(cString: strerror(errno)).lowercased())") }
+      return .missing
+    }
+    if (info.st_mode & S_IFMT) == S_IFDIR { throw RemconvError.notAStore("\(storePath): is a directory, not a store") }
+    if info.st_size == 0 { return .missing }
+    do {
+      _ = try prepareFile(at: storePath, readOnly: true)
+    } catch {
+      // Only a header that is not SQLite's counts as damage; a file remconv cannot read is left.
+      guard case .notAStore = error else { throw error }
+      return .damaged("its header is not a SQLite header")
+    }
+    let reader = try connect(storePath, readOnly: true, options: options)
+    defer { reader.close() }
+    do {
+      let status = try MigrationHistory(database: reader, path: storePath, steps: options.migrations).status()
+      if status.state == .newer {
+        throw RemconvError.storeTooNew(
+          "\(storePath): \(status.newerDescription); restoring a backup over it would drop what that remconv wrote, so it is left untouched")
+      }
+      let problems = try StoreSnapshot.integrityProblems(reader)
+      return problems.isEmpty ? .healthy : .damaged("integrity_check: \(problems.prefix(3).joined(separator: "; "))")
+    } catch let error as SQLiteError {
+      if error.isBusy { throw translate(error, path: storePath) }
+      return .damaged(error.message)
+    }
+  }
+
+  /// Renames the damaged store and its `-wal` and `-shm`, untouched, to
+  /// `<store>.damaged-<UTC time>.sqlite` (`-2`, `-3`… when taken) and the same name with
+  /// `-wal`, `-shm`; never replaces a file. Returns the new paths, the store's first.
+  private static func moveAside(_ storePath: String, at date: Date) throws -> [String] {
+    let base = storePath + ".damaged-" + MigrationBackup.fileTime(date)
+    let suffixes = ["", "-wal", "-shm"]
+    var target = base + ".sqlite"
+    var sequence = 2
+    while suffixes.contains(where: { FileManager.default.fileExists(atPath: target + $0) }) {
+      target = base + "-\(sequence).sqlite"
+      sequence += 1
+    }
+    var moved: [String] = []
+    for suffix in suffixes where FileManager.default.fileExists(atPath: storePath + suffix) {
+      guard rename(storePath + suffix, target + suffix) == 0 else {
+        let reason = String(cString: strerror(errno)).lowercased()
+        throw RemconvError.ioFailure(
+          "\(storePath)\(suffix): the damaged store cannot be moved aside (\(reason)); nothing was restored"
+            + (moved.isEmpty ? "" : " (already moved: \(moved.joined(separator: ", ")))"))
+      }
+      moved.append(target + suffix)
+    }
+    try MigrationBackup.syncDirectory(of: storePath)
+    return moved
   }
 
   /// Saves the store as it is (under the caller's write lock) before a restore replaces it.

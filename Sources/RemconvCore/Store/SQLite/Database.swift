@@ -149,6 +149,9 @@ public final class Database {
   public var changes: Int { Int(sqlite3_changes(handle)) }
   /// True while a transaction is open (autocommit is off).
   public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+  /// True when the connection cannot write: opened read-only, or SQLite fell back to reading
+  /// because the file or its file system is not writable.
+  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
   /// The kinds of `BEGIN`. Writers use `immediate` so that the write lock is taken up front
   /// and a busy store fails (or waits) before anything is read.

@@ -50,6 +50,7 @@ struct ExportCommand: Command {
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
     options.lists = arguments.values("list")
+    options.diagnostics = diagnostics
     if let scope = arguments.value("scope").flatMap(ReminderScope.init(rawValue:)) {
       let today = context.today
       options.filter = { scope.contains($0, today: today) }

@@ -8,7 +8,7 @@ public struct ValidationOptions: Sendable {
   /// merges without being asked) or `merge`; `fail` reports them without a fix.
   public var onDuplicate: DuplicateNamePolicy = .rename
   /// The list orphan reminders are moved to (created when no list has this name).
-  public var recoveredListName = "Recovered"
+  public var recoveredListName = ReminderList.recoveredName
   /// Runs SQLite's `quick_check`/`integrity_check` (whole-store runs only; the repair loop
   /// runs it once, before anything is written).
   public var checksFileIntegrity = true

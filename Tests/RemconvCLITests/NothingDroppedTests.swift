@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import RemconvCLI
+import RemconvCore
+import RemconvTestSupport
+
+/// Issue 19, "nothing dropped silently": what a store or an input holds reaches the output or
+/// is reported, with the value kept.
+@Suite struct NothingDroppedTests {
+  /// The reminders of a JSON Lines export, by UID.
+  private func lines(_ output: String) throws -> [String: [String: JSONValue]] {
+    var result: [String: [String: JSONValue]] = [:]
+    for line in output.split(separator: "\n") {
+      let object = try #require(try JSONParser.parse(String(line)).objectValue)
+      result[object["id"]?.stringValue ?? ""] = object
+    }
+    return result
+  }
+
+  // MARK: Orphans in exports
+
+  @Test func anOrphanOfAnOldStoreIsExportedInRecoveredWithAWarning() throws {
+    let bench = TestBench()
+    let path = try FixtureStores.copy("v0002-orphan-reminder.sqlite", into: bench.directory)
+    #expect(path == bench.storePath)
+    #expect(bench.run("lists").status == .ok, "the first command upgrades the store")
+    let before = try DefectStores.dump(bench)
+    let stored = try Store(path: bench.storePath)
+    let total = try stored.reminderCount()
+    stored.close()
+
+    let result = bench.run(["export", "--format", "jsonl", "-o", bench.directory.file("out.jsonl")])
+    #expect(result.status == .ok)
+    #expect(result.errors.contains("warning: 1 reminder without a list (its row is gone) exported in the list \"Recovered\""))
+    #expect(result.errors.contains("exported \(total) reminders"))
+    let exported = try lines(bench.directory.read("out.jsonl"))
+    #expect(exported.count == total)
+    let orphan = try #require(exported.values.first { $0["title"] == .string("Verwaister Eintrag aus einer gelöschten Liste") })
+    #expect(orphan["list"] == .string("Recovered"))
+    #expect(orphan["notes"] == .string("Liste 99 gibt es nicht mehr"))
+    #expect(try DefectStores.dump(bench) == before, "the export changes nothing in the store")
+  }
+
+  @Test func orphansKeepTheirOutlineAndOrphanSubtasksStay() throws {
+    // Home (#1) is gone with its three nested reminders; REM-4's parent row is gone.
+    let bench = try DefectStores.bench(defect: "DELETE FROM lists WHERE id = 1; UPDATE reminders SET parent_id = 99 WHERE id = 4")
+    let result = bench.run("export --format json")
+    #expect(result.status == .ok)
+    #expect(result.errors.contains("3 reminders without a list"))
+    let document = try #require(try JSONParser.parse(result.output).objectValue)
+    let lists = try #require(document["lists"]?.arrayValue)
+    #expect(lists.map { $0["name"] } == [.string("Work"), .string("Recovered")])
+    let recovered = try #require(lists.last?["reminders"]?.arrayValue)
+    #expect(recovered.map { $0["id"] } == [.string("REM-1"), .string("REM-2"), .string("REM-3")])
+    #expect(recovered.map { $0["parentId"] } == [.null, .string("REM-1"), .string("REM-2")])
+    #expect(lists.first?["reminders"]?.arrayValue?.map { $0["id"] } == [.string("REM-4")], "a subtask whose parent is gone stays")
+
+    // An import of the export into a fresh store holds every reminder, and so does the repaired store.
+    let other = TestBench()
+    #expect(other.run(["import", "-", "--format", "json"], input: result.output).status == .ok)
+    #expect(try lines(other.run("export --format jsonl").output).count == 4)
+    #expect(bench.run("validate --fix").status == .ok)
+    let repaired = try lines(bench.run("export --format jsonl").output)
+    #expect(repaired.count == 4)
+    #expect(repaired["REM-1"]?["listId"] == lists.last?["id"], "the export's recovery list is the one --fix creates")
+  }
+
+  @Test func orphansGoIntoTheStoresOwnRecoveryList() throws {
+    let bench = try DefectStores.bench(
+      defect: """
+        INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-REC', 'recovered', 'recovered', '2026-01-03T09:00:00Z');
+        UPDATE reminders SET list_id = 7 WHERE id = 4;
+        """)
+    let result = bench.run("export --format jsonl")
+    #expect(result.errors.contains("1 reminder without a list (its row is gone) exported in the list \"recovered\""))
+    let exported = try lines(result.output)
+    #expect(exported.count == 4)
+    #expect(exported["REM-4"]?["listId"] == .string("LIST-REC"))
+    #expect(bench.run("export --format jsonl --list Recovered").output.contains("\"id\":\"REM-4\""))
+    #expect(!bench.run("export --format jsonl --list Work").output.contains("REM-4"))
+  }
+}

@@ -79,4 +79,27 @@ import RemconvTestSupport
     #expect(bench.run("export --format jsonl --list Recovered").output.contains("\"id\":\"REM-4\""))
     #expect(!bench.run("export --format jsonl --list Work").output.contains("REM-4"))
   }
+
+  // MARK: validate and names that differ only in their scalars
+
+  @Test func validateReportsAnNFDNameAndItsFixKeepsTheOldScalars() throws {
+    let bench = try DefectStores.bench(
+      defect: "UPDATE lists SET name = 'Wo\u{308}rk', name_key = 'w\u{F6}rk' WHERE id = 2")
+    let check = bench.run("validate")
+    #expect(check.status == .findings)
+    #expect(
+      check.output
+        == "warning[list-name-key] list LIST-WORK \"W\u{F6}rk\": its name is not NFC-normalised (stored decomposed, 5 scalars for 4) (fix: store the name as \"W\u{F6}rk\" with its key)\n")
+    #expect(bench.run("validate --fix").status == .ok)
+    let store = try Store(path: bench.storePath)
+    defer { store.close() }
+    #expect(try store.database.scalar("SELECT hex(name) FROM lists WHERE id = 2") == .text("57C3B6726B"))
+    let extra = try store.database.scalar("SELECT extra FROM lists WHERE id = 2")
+    guard case .text(let text) = extra else {
+      Issue.record("no extra: \(extra)")
+      return
+    }
+    let kept = try #require(try JSONParser.parse(text)["repaired"]?["name"]?.stringValue)
+    #expect(Array(kept.unicodeScalars) == Array("Wo\u{308}rk".unicodeScalars))
+  }
 }

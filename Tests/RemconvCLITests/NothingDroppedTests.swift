@@ -102,4 +102,65 @@ import RemconvTestSupport
     let kept = try #require(try JSONParser.parse(text)["repaired"]?["name"]?.stringValue)
     #expect(Array(kept.unicodeScalars) == Array("Wo\u{308}rk".unicodeScalars))
   }
+
+  // MARK: Lists that collide by name key
+
+  private func document(listID: String, name: String, color: String, symbol: String, reminderID: String) -> String {
+    """
+    {"format":"remconv","version":1,"lists":[{"id":"\(listID)","name":"\(name)","symbol":"\(symbol)","color":"\(color)",
+    "createdAt":null,"extra":{},"reminders":[{"id":"\(reminderID)","title":"Milk"}]}]}
+    """
+  }
+
+  @Test func aListCollidingIgnoringCaseKeepsItsUIDAndColourAndIsReported() throws {
+    let bench = TestBench()
+    let first = document(listID: "LIST-A", name: "Groceries", color: "#34C759", symbol: "cart", reminderID: "R-1")
+    #expect(bench.run(["import", "-", "--format", "json"], input: first).status == .ok)
+    let second = document(listID: "LIST-B", name: "groceries", color: "#FF0000", symbol: "basket", reminderID: "R-2")
+    let result = bench.run(["import", "-", "--format", "json"], input: second)
+    #expect(result.status == .ok)
+    #expect(
+      result.errors.contains(
+        "the list \"groceries\" has the name of the store's list \"Groceries\" (UID LIST-A) but for case, spaces or Unicode form: its reminders go there, that list keeps its own values, and this list's UID LIST-B, colour #FF0000, symbol basket are kept in its extra.mergedLists (UID LIST-B) [list-merged-by-name]"))
+
+    let exported = try #require(try JSONParser.parse(bench.snapshot())["lists"]?.arrayValue)
+    #expect(exported.count == 1)
+    let list = try #require(exported.first)
+    #expect(list["id"] == .string("LIST-A"))
+    #expect(list["name"] == .string("Groceries"))
+    #expect(list["color"] == .string("#34C759"), "the store's list keeps its own colour")
+    #expect(list["symbol"] == .string("cart"))
+    #expect(
+      list["extra"]?["mergedLists"]
+        == .array([
+          .object([
+            "id": .string("LIST-B"), "name": .string("groceries"), "symbol": .string("basket"),
+            "color": .string("#FF0000"), "extra": .object([:]),
+          ])
+        ]))
+    #expect(list["reminders"]?.arrayValue?.map { $0["id"] } == [.string("R-1"), .string("R-2")])
+
+    // Importing the same file again records and reports nothing more.
+    let before = bench.snapshot()
+    let again = bench.run(["import", "-", "--format", "json", "--strict"], input: second)
+    #expect(again.status == .ok, "\(again.errors)")
+    #expect(!again.errors.contains("list-merged-by-name"))
+    #expect(bench.snapshot() == before)
+  }
+
+  @Test func aListWithoutAUIDOfItsOwnMergesByNameWithoutAWarning() throws {
+    let bench = TestBench()
+    let first = document(listID: "LIST-A", name: "Groceries", color: "#34C759", symbol: "cart", reminderID: "R-1")
+    #expect(bench.run(["import", "-", "--format", "json"], input: first).status == .ok)
+    let before = bench.snapshot()
+    let lines = #"{"list":"groceries","id":"R-2","title":"Eggs"}"#
+    let result = bench.run(["import", "-", "--format", "jsonl", "--strict"], input: lines + "\n")
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(!result.errors.contains("list-merged-by-name"))
+    let exported = try #require(try JSONParser.parse(bench.snapshot())["lists"]?.arrayValue)
+    #expect(exported.count == 1)
+    #expect(exported.first?["extra"] == .object([:]), "nothing was lost, so nothing is kept aside")
+    #expect(exported.first?["reminders"]?.arrayValue?.map { $0["id"] } == [.string("R-1"), .string("R-2")])
+    #expect(bench.snapshot() != before)
+  }
 }

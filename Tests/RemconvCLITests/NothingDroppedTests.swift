@@ -163,4 +163,64 @@ import RemconvTestSupport
     #expect(exported.first?["reminders"]?.arrayValue?.map { $0["id"] } == [.string("R-1"), .string("R-2")])
     #expect(bench.snapshot() != before)
   }
+
+  // MARK: Duplicate JSON keys
+
+  @Test func aJSONLinesRecordKeepsTheEarlierValueOfARepeatedKey() throws {
+    let bench = TestBench()
+    let path = bench.directory.write(
+      "in.jsonl", #"{"list":"Work","id":"R-1","title":"first","title":"second","extra":{"a":1,"a":[2]}}"# + "\n")
+    let result = bench.run(["import", path])
+    #expect(result.status == .ok)
+    #expect(
+      result.errors.contains(
+        "warning: \(path):1:43: the member \"title\" comes twice in one object (/title): the last value is used, the earlier value is kept in extra.duplicateKeys (UID R-1) [duplicate-key]"))
+    #expect(result.errors.contains("warning: \(path):1:75: the member \"a\" comes twice in one object (/extra/a)"))
+    let line = try #require(try JSONParser.parse(bench.run("export --format jsonl").output).objectValue)
+    #expect(line["title"] == .string("second"))
+    #expect(line["extra"]?["a"] == .array([.number("2")]))
+    #expect(
+      line["extra"]?["duplicateKeys"]
+        == .object(["/title": .array([.string("first")]), "/extra/a": .array([.number("1")])]))
+  }
+
+  @Test func aJSONDocumentKeepsRepeatedKeysOfListsAndRemindersAndReadsBothListsArrays() throws {
+    let bench = TestBench()
+    let path = bench.directory.write(
+      "in.json",
+      """
+      {"format":"remconv","version":1,"lists":[{"id":"L","name":"A","color":"#FF0000","color":"#00FF00","reminders":[
+      {"id":"R","title":"x","priority":"high","priority":"low","priority":"medium"}]}],
+      "lists":[{"id":"L2","name":"B","reminders":[{"id":"R2","title":"y"}]}]}
+      """)
+    let result = bench.run(["import", path])
+    #expect(result.status == .ok)
+    #expect(result.errors.contains("warning: \(path):1:81: the member \"color\" comes twice in one object (/color): the last value is used, the earlier value is kept in the list's extra.duplicateKeys (UID L)"))
+    #expect(result.errors.contains("warning: \(path):2:41: the member \"priority\""))
+    #expect(result.errors.contains("warning: \(path):2:58: the member \"priority\""))
+    #expect(result.errors.contains("warning: \(path):3:1: the member \"lists\" comes twice in the document: the lists of both are read"))
+    let document = try JSONParser.parse(bench.snapshot())
+    let lists = try #require(document["lists"]?.arrayValue)
+    #expect(lists.map { $0["id"] } == [.string("L"), .string("L2")])
+    #expect(lists.first?["color"] == .string("#00FF00"))
+    #expect(lists.first?["extra"]?["duplicateKeys"] == .object(["/color": .array([.string("#FF0000")])]))
+    let reminder = try #require(lists.first?["reminders"]?.arrayValue?.first)
+    #expect(reminder["priority"] == .string("medium"))
+    #expect(reminder["extra"]?["duplicateKeys"] == .object(["/priority": .array([.string("high"), .string("low")])]))
+  }
+
+  @Test(arguments: [
+    ("taskwarrior", "tasks.json", #"[{"uuid":"a","description":"x","description":"y","status":"pending","entry":"20260101T000000Z"}]"#, "1:32", "/description"),
+    ("mstodo", "todo.json", #"{"value":[{"id":"a","title":"x","status":"notStarted","body":{"content":"a","content":"b"}}]}"#, "1:77", "/body/content"),
+    ("googletasks", "Tasks.json", #"{"kind":"tasks#taskLists","items":[{"kind":"tasks#taskList","id":"l","title":"L","items":[{"kind":"tasks#task","id":"t","title":"a","title":"b"}]}]}"#, "1:133", "/title"),
+    ("jcal", "cal.jcal", #"["vcalendar",[["uid",{},"text","C"]],[["vtodo",[["uid",{},"text","T"],["summary",{"language":"de","language":"en"},"text","Milch"]],[]]]]"#, "1:99", "/1/1/1/language"),
+  ])
+  func theOtherJSONReadersReportARepeatedKey(format: String, file: String, content: String, place: String, pointer: String) throws {
+    let bench = TestBench()
+    let path = bench.directory.write(file, content)
+    let result = bench.run(["convert", path, "--from", format, "--to", "jsonl"])
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(result.errors.contains("warning: \(path):\(place): the member"), "\(result.errors)")
+    #expect(result.errors.contains("comes twice in one object (\(pointer)): the last value is used"), "\(result.errors)")
+  }
 }

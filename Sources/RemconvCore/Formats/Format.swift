@@ -156,3 +156,12 @@ public struct WriterContext {
     return stream
   }
 }
+
+extension ReaderContext {
+  /// Warns of a JSON member name met twice, for the readers of other apps' JSON: their items
+  /// are reported with where the name repeats and the value that was not read.
+  var duplicateKeyWarning: (JSONDuplicateKey) -> Void {
+    let diagnostics = self.diagnostics
+    return { $0.report(to: diagnostics, uid: nil, keptIn: nil) }
+  }
+}

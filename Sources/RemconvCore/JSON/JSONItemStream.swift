@@ -26,6 +26,11 @@ public final class JSONItemStream {
   }
 
   public let parser: JSONParser
+  /// Told of each member name that comes twice in an item or container, at any depth, with
+  /// the pointer from that object; nil: not looked for.
+  public var onDuplicateKey: ((JSONDuplicateKey) -> Void)? {
+    didSet { parser.onDuplicateKey = onDuplicateKey }
+  }
   private let itemsKeys: Set<String>
   private let allowsSequence: Bool
 
@@ -88,7 +93,7 @@ public final class JSONItemStream {
         return try readObject(depth: depth)
       case .containerRest(var cursor, var members, let depth):
         while let key = try cursor.nextMember(parser) {
-          members[key] = try parser.parseValue(depth: depth * 2 + 1)
+          try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
         }
         return .containerEnd(trailing: members, depth: depth)
       }
@@ -111,15 +116,33 @@ public final class JSONItemStream {
         stack.append(.array(ElementCursor(), depth: depth + 1))
         return .containerStart(members: members, itemsKey: key, depth: depth, location)
       }
-      members[key] = try parser.parseValue(depth: depth * 2 + 1)
+      try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
     }
     return .item(members: members, depth: depth, location)
+  }
+
+  /// Parses one member's value into `members`; a name met before in the object is reported.
+  private func readMember(
+    _ key: String, at keyLocation: SourceLocation?, depth: Int, into members: inout [String: JSONValue]
+  ) throws(RemconvError) {
+    guard let onDuplicateKey else {
+      members[key] = try parser.parseValue(depth: depth * 2 + 1)
+      return
+    }
+    let pointer = JSONDuplicateKey.pointer("", appending: key)
+    let value = try parser.parseValue(depth: depth * 2 + 1, under: pointer)
+    if let dropped = members.updateValue(value, forKey: key) {
+      onDuplicateKey(
+        JSONDuplicateKey(pointer: pointer, key: key, dropped: dropped, location: keyLocation ?? parser.location))
+    }
   }
 }
 
 /// Steps through the members of an object whose `{` was consumed.
 struct MemberCursor {
   private var first = true
+  /// Where the last member's name began.
+  private(set) var keyLocation: SourceLocation?
 
   /// The next member's name with its `:` consumed, or nil after the closing `}`.
   mutating func nextMember(_ parser: JSONParser) throws(RemconvError) -> String? {
@@ -127,6 +150,7 @@ struct MemberCursor {
     if !first { try parser.expect(UInt8(ascii: ","), "',' or '}' in an object") }
     first = false
     guard try parser.peekToken() == UInt8(ascii: "\"") else { throw parser.error("expected a member name in quotes") }
+    if parser.onDuplicateKey != nil { keyLocation = parser.location }
     let key = try parser.parseString()
     try parser.expect(UInt8(ascii: ":"), "':' after a member name")
     return key

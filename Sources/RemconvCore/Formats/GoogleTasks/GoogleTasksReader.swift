@@ -12,6 +12,7 @@ final class GoogleTasksReader: ReminderReader {
   init(context: ReaderContext) throws {
     self.context = context
     stream = JSONItemStream(parser: JSONParser(reader: try context.openByteReader()), itemsKeys: ["items"])
+    stream.onDuplicateKey = context.duplicateKeyWarning
   }
 
   func next() throws -> SourceRecord? {

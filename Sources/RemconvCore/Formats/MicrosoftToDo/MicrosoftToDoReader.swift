@@ -14,6 +14,7 @@ final class MicrosoftToDoReader: ReminderReader {
     self.context = context
     stream = JSONItemStream(
       parser: JSONParser(reader: try context.openByteReader()), itemsKeys: ["value", "tasks"])
+    stream.onDuplicateKey = context.duplicateKeyWarning
   }
 
   func next() throws -> SourceRecord? {

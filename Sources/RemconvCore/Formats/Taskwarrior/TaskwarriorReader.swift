@@ -19,6 +19,7 @@ final class TaskwarriorReader: ReminderReader {
     self.context = context
     stream = JSONItemStream(
       parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [Self.wrapperKey], allowsSequence: true)
+    stream.onDuplicateKey = context.duplicateKeyWarning
     defaultListName = context.options.listName ?? context.source.baseName ?? "Reminders"
   }
 

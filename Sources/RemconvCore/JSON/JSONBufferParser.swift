@@ -12,9 +12,8 @@ struct JSONBufferParser {
 
   /// A member name met a second time in one object: its earlier value is replaced.
   struct Duplicate {
-    /// The names and indexes leading from the parsed value to the object, innermost first
-    /// (appended as the parse unwinds, so a duplicate costs its ancestors nothing).
-    var reversedPath: [String]
+    /// The member names and array indexes leading from the parsed value to the object.
+    let path: [String]
     /// The name as the replaced member spelled it.
     let key: String
     /// The value the later member replaced.
@@ -25,20 +24,29 @@ struct JSONBufferParser {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private(set) var index = 0
-  /// The duplicate member names met so far.
-  private(set) var duplicates: [Duplicate] = []
+  /// Set when an object had a member name twice (its dictionary came out smaller than its
+  /// member list): the only trace duplicates leave on the hot path.
+  private(set) var sawDuplicate = false
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
   /// Parses the whole buffer as one value (white space around it allowed).
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
-    var ignored: [Duplicate] = []
-    return try parse(bytes, duplicates: &ignored)
+    try parse(bytes, findingDuplicates: nil)
   }
 
   /// Parses the whole buffer as one value and appends every member name that came twice in
   /// one of its objects to `duplicates`.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>, duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+    var found: [Duplicate] = []
+    let value = try parse(bytes, findingDuplicates: &found)
+    if !found.isEmpty { duplicates += found }
+    return value
+  }
+
+  private static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, findingDuplicates duplicates: UnsafeMutablePointer<[Duplicate]>?
+  ) throws(SyntaxError) -> JSONValue {
     if let invalid = firstInvalidUTF8(bytes) {
       throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
     }
@@ -48,7 +56,11 @@ struct JSONBufferParser {
     if parser.index < bytes.count {
       throw SyntaxError(message: "unexpected text after the JSON value", offset: parser.index)
     }
-    duplicates += parser.duplicates
+    if parser.sawDuplicate, let duplicates {
+      // Rare: walk the value again, this time keeping names, paths and offsets.
+      var walker = JSONBufferParser(bytes)
+      try walker.collectDuplicates(path: [], depth: 0, into: &duplicates.pointee)
+    }
     return value
   }
 
@@ -84,7 +96,6 @@ struct JSONBufferParser {
     guard index < bytes.count else { throw fail("unexpected end of input") }
     switch bytes[index] {
     case UInt8(ascii: "{"):
-      let objectStart = index
       index += 1
       if consume(UInt8(ascii: "}")) { return .object([:]) }
       // Members are collected first and hashed into a dictionary of the right size once: growing
@@ -97,28 +108,21 @@ struct JSONBufferParser {
         }
         let key = try parseString()
         try expect(UInt8(ascii: ":"), "':' after a member name")
-        let found = duplicates.count
         members.append((key, try parseValue(depth: depth + 1)))
-        if duplicates.count > found { nest(from: found, under: key) }
       } while consume(UInt8(ascii: ","))
       try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-      // A name that comes twice keeps its last value; the hashing that merges them is what
-      // notices it, so a clean object pays nothing for the check.
-      var repeated = false
-      let object = Dictionary(members, uniquingKeysWith: { _, last in
-        repeated = true
-        return last
-      })
-      if repeated { try recordDuplicates(of: members, objectStart: objectStart, depth: depth) }
+      // A name that comes twice keeps its last value; the merged dictionary is smaller than the
+      // member list then, which is all the hot path notes (see `collectDuplicates`).
+      let memberCount = members.count
+      let object = Dictionary(members, uniquingKeysWith: { _, last in last })
+      if object.count != memberCount { sawDuplicate = true }
       return .object(object)
     case UInt8(ascii: "["):
       index += 1
       var items: [JSONValue] = []
       if consume(UInt8(ascii: "]")) { return .array(items) }
       repeat {
-        let found = duplicates.count
         items.append(try parseValue(depth: depth + 1))
-        if duplicates.count > found { nest(from: found, under: String(items.count - 1)) }
       } while consume(UInt8(ascii: ","))
       try expect(UInt8(ascii: "]"), "',' or ']' in an array")
       return .array(items)
@@ -140,38 +144,58 @@ struct JSONBufferParser {
     }
   }
 
-  /// Puts the duplicates found from `start` on inside the member or element `name`.
-  private mutating func nest(from start: Int, under name: String) {
-    for position in start..<duplicates.count { duplicates[position].reversedPath.append(name) }
+  /// Walks the value at `index` (already parsed once, so well-formed) and appends each member
+  /// whose name an earlier member of the same object had, with the value it replaced. Names
+  /// compare as the dictionary compares them: canonically equivalent spellings are one name
+  /// there, so they are duplicates here too.
+  private mutating func collectDuplicates(path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) {
+    skipWhitespace()
+    guard index < bytes.count else { return }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      index += 1
+      if consume(UInt8(ascii: "}")) { return }
+      var holders: [String: (key: String, value: JSONValue)] = [:]
+      repeat {
+        skipWhitespace()
+        let offset = index
+        let key = try parseString()
+        try expect(UInt8(ascii: ":"), "':' after a member name")
+        let value = try member(path + [key], depth: depth, into: &duplicates)
+        if let previous = holders[key] {
+          duplicates.append(Duplicate(path: path, key: previous.key, dropped: previous.value, offset: offset))
+        }
+        holders[key] = (key, value)
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+    case UInt8(ascii: "["):
+      index += 1
+      if consume(UInt8(ascii: "]")) { return }
+      var position = 0
+      repeat {
+        _ = try member(path + [String(position)], depth: depth, into: &duplicates)
+        position += 1
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+    default:
+      _ = try parseValue(depth: depth)
+    }
   }
 
-  /// Records the members of the object at `objectStart` whose name an earlier member had, each
-  /// with the value it replaced. Only an object with a repeated name gets here: the member
-  /// names' offsets are found by walking it again.
-  private mutating func recordDuplicates(
-    of members: [(String, JSONValue)], objectStart: Int, depth: Int
-  ) throws(SyntaxError) {
-    var walker = JSONBufferParser(bytes)
-    walker.index = objectStart + 1
-    var offsets: [Int] = []
-    offsets.reserveCapacity(members.count)
-    repeat {
-      walker.skipWhitespace()
-      offsets.append(walker.index)
-      _ = try walker.parseString()
-      try walker.expect(UInt8(ascii: ":"), "':' after a member name")
-      _ = try walker.parseValue(depth: depth + 1)
-    } while walker.consume(UInt8(ascii: ","))
-    // Names compare as the dictionary compares them (canonically equivalent spellings are one
-    // name there, so they are duplicates here too).
-    var holder: [String: Int] = [:]
-    for (position, member) in members.enumerated() {
-      if let previous = holder[member.0] {
-        duplicates.append(
-          Duplicate(reversedPath: [], key: members[previous].0, dropped: members[previous].1, offset: offsets[position]))
-      }
-      holder[member.0] = position
+  /// Parses the member or element at `index` and, if it is a container, walks it for duplicates.
+  private mutating func member(_ path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+    skipWhitespace()
+    let start = index
+    let value = try parseValue(depth: depth + 1)
+    switch value {
+    case .object, .array:
+      let end = index
+      index = start
+      try collectDuplicates(path: path, depth: depth + 1, into: &duplicates)
+      index = end
+    default: break
     }
+    return value
   }
 
   /// Parses a string token; `index` is at its opening quote.

@@ -96,7 +96,7 @@ public final class JSONParser {
     bytes: [UInt8], name: String, firstLine: Int = 1, duplicates: inout [JSONDuplicateKey]
   ) throws(RemconvError) -> JSONValue {
     var found: [JSONDuplicateKey]? = []
-    defer { duplicates += found ?? [] }
+    defer { if let found, !found.isEmpty { duplicates += found } }
     return try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: &found, under: "")
   }
 
@@ -111,12 +111,12 @@ public final class JSONParser {
       let value = try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
         try JSONBufferParser.parse(buffer, duplicates: &found)
       }
-      if duplicates != nil {
+      if duplicates != nil, !found.isEmpty {
         // Inner objects end first; reported in the order the names stand in the text.
         for duplicate in found.sorted(by: { $0.offset < $1.offset }) {
           let position = Self.position(of: duplicate.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
           var path = pointer
-          for name in duplicate.reversedPath.reversed() { path = JSONDuplicateKey.pointer(path, appending: name) }
+          for name in duplicate.path { path = JSONDuplicateKey.pointer(path, appending: name) }
           duplicates?.append(
             JSONDuplicateKey(
               pointer: JSONDuplicateKey.pointer(path, appending: duplicate.key), key: duplicate.key,
@@ -301,7 +301,7 @@ public final class JSONParser {
     }
     var found: [JSONDuplicateKey]? = []
     let result = try parse(value, duplicates: &found, under: pointer)
-    for duplicate in found ?? [] { onDuplicateKey(duplicate) }
+    if let found { for duplicate in found { onDuplicateKey(duplicate) } }
     return result
   }
 
@@ -311,7 +311,7 @@ public final class JSONParser {
     _ value: CapturedValue, duplicates: inout [JSONDuplicateKey], under pointer: String = ""
   ) throws(RemconvError) -> JSONValue {
     var found: [JSONDuplicateKey]? = []
-    defer { duplicates += found ?? [] }
+    defer { if let found, !found.isEmpty { duplicates += found } }
     return try parse(value, duplicates: &found, under: pointer)
   }
 

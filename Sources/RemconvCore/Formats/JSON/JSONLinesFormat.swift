@@ -87,10 +87,12 @@ public enum JSONLinesFormat {
           ignoring: JSONLinesFormat.listKeySet)
         // The line's earlier values of a repeated name, its list's members among them, stay
         // with the reminder the line carries.
-        for duplicate in duplicates {
-          duplicate.report(to: context.diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
+        if !duplicates.isEmpty {
+          for duplicate in duplicates {
+            duplicate.report(to: context.diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
+          }
+          JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
         }
-        JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
         context.knownRecords?.note(
           digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore,
           in: context.diagnostics)

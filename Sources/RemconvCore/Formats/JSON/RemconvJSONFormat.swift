@@ -285,6 +285,7 @@ public enum RemconvJSONFormat {
     ) -> Reminder {
       var reminder = ReminderJSON.decodeReminder(
         object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+      guard !duplicates.isEmpty else { return reminder }
       for duplicate in duplicates {
         duplicate.report(to: context.diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
       }

@@ -87,49 +87,45 @@ public final class JSONParser {
   /// Parses JSON bytes held in memory (a JSON Lines record, a small document). Errors name
   /// `name`, and lines counted from `firstLine`.
   public static func parse(bytes: [UInt8], name: String, firstLine: Int = 1) throws(RemconvError) -> JSONValue {
-    var ignored: [JSONDuplicateKey]?
-    return try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: &ignored, under: "")
+    try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: nil, under: "")
   }
 
   /// `parse(bytes:name:firstLine:)` that also appends each member name met twice in one object.
   public static func parse(
     bytes: [UInt8], name: String, firstLine: Int = 1, duplicates: inout [JSONDuplicateKey]
   ) throws(RemconvError) -> JSONValue {
-    var found: [JSONDuplicateKey]? = []
-    defer { if let found, !found.isEmpty { duplicates += found } }
-    return try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: &found, under: "")
+    try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: &duplicates, under: "")
   }
 
-  /// The one parse of bytes in memory; duplicates are looked for when `duplicates` is not nil,
+  /// The one parse of bytes in memory; duplicates are looked for when `duplicates` is given,
   /// their pointers starting with `pointer`.
   private static func parse(
-    bytes: [UInt8], name: String, firstLine: Int, firstColumn: Int, duplicates: inout [JSONDuplicateKey]?,
-    under pointer: String
+    bytes: [UInt8], name: String, firstLine: Int, firstColumn: Int,
+    duplicates: UnsafeMutablePointer<[JSONDuplicateKey]>?, under pointer: String
   ) throws(RemconvError) -> JSONValue {
     var found: [JSONBufferParser.Duplicate] = []
+    let value: JSONValue
     do {
-      let value = try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
-        try JSONBufferParser.parse(buffer, duplicates: &found)
+      value = try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+        duplicates == nil ? try JSONBufferParser.parse(buffer) : try JSONBufferParser.parse(buffer, duplicates: &found)
       }
-      if duplicates != nil, !found.isEmpty {
-        // Inner objects end first; reported in the order the names stand in the text.
-        for duplicate in found.sorted(by: { $0.offset < $1.offset }) {
-          let position = Self.position(of: duplicate.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
-          var path = pointer
-          for name in duplicate.path { path = JSONDuplicateKey.pointer(path, appending: name) }
-          duplicates?.append(
-            JSONDuplicateKey(
-              pointer: JSONDuplicateKey.pointer(path, appending: duplicate.key), key: duplicate.key,
-              dropped: duplicate.dropped,
-              location: SourceLocation(file: name, line: position.line, column: position.column)))
-        }
-      }
-      return value
     } catch {
       let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
       throw .malformedInput(
         "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column))
     }
+    guard let duplicates, !found.isEmpty else { return value }
+    // Inner objects end first; reported in the order the names stand in the text.
+    for duplicate in found.sorted(by: { $0.offset < $1.offset }) {
+      let position = Self.position(of: duplicate.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
+      var path = pointer
+      for name in duplicate.path { path = JSONDuplicateKey.pointer(path, appending: name) }
+      duplicates.pointee.append(
+        JSONDuplicateKey(
+          pointer: JSONDuplicateKey.pointer(path, appending: duplicate.key), key: duplicate.key,
+          dropped: duplicate.dropped, location: SourceLocation(file: name, line: position.line, column: position.column)))
+    }
+    return value
   }
 
   /// The line and column of `offset` in `bytes`, which start at (`firstLine`, `firstColumn`).
@@ -295,13 +291,10 @@ public final class JSONParser {
   /// Parses a value cut by `captureValue`; `onDuplicateKey` hears of names met twice, their
   /// pointers starting with `pointer` (where the value sits in its item).
   public func parse(_ value: CapturedValue, under pointer: String = "") throws(RemconvError) -> JSONValue {
-    guard let onDuplicateKey else {
-      var ignored: [JSONDuplicateKey]?
-      return try parse(value, duplicates: &ignored, under: pointer)
-    }
-    var found: [JSONDuplicateKey]? = []
-    let result = try parse(value, duplicates: &found, under: pointer)
-    if let found { for duplicate in found { onDuplicateKey(duplicate) } }
+    guard let onDuplicateKey else { return try parseCaptured(value, duplicates: nil, under: pointer) }
+    var found: [JSONDuplicateKey] = []
+    let result = try parseCaptured(value, duplicates: &found, under: pointer)
+    for duplicate in found { onDuplicateKey(duplicate) }
     return result
   }
 
@@ -310,17 +303,15 @@ public final class JSONParser {
   public func parse(
     _ value: CapturedValue, duplicates: inout [JSONDuplicateKey], under pointer: String = ""
   ) throws(RemconvError) -> JSONValue {
-    var found: [JSONDuplicateKey]? = []
-    defer { if let found, !found.isEmpty { duplicates += found } }
-    return try parse(value, duplicates: &found, under: pointer)
+    try parseCaptured(value, duplicates: &duplicates, under: pointer)
   }
 
-  private func parse(
-    _ value: CapturedValue, duplicates: inout [JSONDuplicateKey]?, under pointer: String
+  private func parseCaptured(
+    _ value: CapturedValue, duplicates: UnsafeMutablePointer<[JSONDuplicateKey]>?, under pointer: String
   ) throws(RemconvError) -> JSONValue {
     try Self.parse(
       bytes: value.bytes, name: reader.name, firstLine: value.location.line ?? 1,
-      firstColumn: value.location.column ?? 1, duplicates: &duplicates, under: pointer)
+      firstColumn: value.location.column ?? 1, duplicates: duplicates, under: pointer)
   }
 
   /// Parses a string token (the next byte must be a quote).

@@ -82,17 +82,11 @@ public enum JSONLinesFormat {
           digest = lineDigest
         }
         let reportedBefore = context.diagnostics.reportedCount
-        var reminder = ReminderJSON.decodeReminder(
-          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-          ignoring: JSONLinesFormat.listKeySet)
         // The line's earlier values of a repeated name, its list's members among them, stay
         // with the reminder the line carries.
-        if !duplicates.isEmpty {
-          for duplicate in duplicates {
-            duplicate.report(to: context.diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
-          }
-          JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
-        }
+        let reminder = ReminderJSON.decodeReminder(
+          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+          ignoring: JSONLinesFormat.listKeySet, duplicates: duplicates)
         context.knownRecords?.note(
           digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore,
           in: context.diagnostics)

@@ -283,14 +283,9 @@ public enum RemconvJSONFormat {
     private func decode(
       _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], list: ReminderList, _ location: SourceLocation
     ) -> Reminder {
-      var reminder = ReminderJSON.decodeReminder(
-        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
-      guard !duplicates.isEmpty else { return reminder }
-      for duplicate in duplicates {
-        duplicate.report(to: context.diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
-      }
-      JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
-      return reminder
+      ReminderJSON.decodeReminder(
+        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        duplicates: duplicates)
     }
   }
 

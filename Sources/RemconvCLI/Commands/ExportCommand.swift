@@ -8,6 +8,8 @@ struct ExportCommand: Command {
     discussion: """
       Writes to standard output unless -o is given. A file is written beside its target and
       moved into place when complete; an existing file is replaced only with --force.
+      Reminders whose list is gone (orphans) are written into a list "Recovered", with a
+      warning giving their count; the store is not changed.
       """,
     options: [
       .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),

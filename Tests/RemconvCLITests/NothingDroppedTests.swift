@@ -222,5 +222,8 @@ import RemconvTestSupport
     #expect(result.status == .ok, "\(result.errors)")
     #expect(result.errors.contains("warning: \(path):\(place): the member"), "\(result.errors)")
     #expect(result.errors.contains("comes twice in one object (\(pointer)): the last value is used"), "\(result.errors)")
+    // The readers that take items whole keep the earlier value with the item; jCal reports it.
+    let kept = try JSONParser.parse(result.output)["extra"]?["duplicateKeys"]?[pointer]
+    #expect((kept != nil) == (format != "jcal"), "\(result.output)")
   }
 }

@@ -26,11 +26,18 @@ public final class JSONItemStream {
   }
 
   public let parser: JSONParser
-  /// Told of each member name that comes twice in an item or container, at any depth, with
-  /// the pointer from that object; nil: not looked for.
+  /// Told of each member name that comes twice in a container, at any depth, with the pointer
+  /// from that object, and of an item's that the reader did not take with
+  /// `keepItemDuplicates`; nil: not looked for.
   public var onDuplicateKey: ((JSONDuplicateKey) -> Void)? {
-    didSet { parser.onDuplicateKey = onDuplicateKey }
+    didSet {
+      parser.onDuplicateKey = onDuplicateKey.map { _ in { [unowned self] in self.found.append($0) } }
+    }
   }
+  /// What the object being read has had twice so far.
+  private var found: [JSONDuplicateKey] = []
+  /// The repeated names of the last `.item`, until the reader takes them.
+  public private(set) var itemDuplicates: [JSONDuplicateKey] = []
   private let itemsKeys: Set<String>
   private let allowsSequence: Bool
 
@@ -55,6 +62,7 @@ public final class JSONItemStream {
   }
 
   public func next() throws(RemconvError) -> Event? {
+    report(&itemDuplicates)
     if finished { return nil }
     if !started {
       started = true
@@ -95,6 +103,7 @@ public final class JSONItemStream {
         while let key = try cursor.nextMember(parser) {
           try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
         }
+        report(&found)
         return .containerEnd(trailing: members, depth: depth)
       }
     }
@@ -114,26 +123,54 @@ public final class JSONItemStream {
         _ = try parser.reader.next()
         stack.append(.containerRest(cursor, members: [:], depth: depth))
         stack.append(.array(ElementCursor(), depth: depth + 1))
+        report(&found)
         return .containerStart(members: members, itemsKey: key, depth: depth, location)
       }
       try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
     }
+    if !found.isEmpty {
+      itemDuplicates = found
+      found = []
+    }
     return .item(members: members, depth: depth, location)
+  }
+
+  /// Takes the repeated names of the last `.item`: each is reported with `uid` and its earlier
+  /// value kept in `extra.duplicateKeys` of what the item became.
+  public func keepItemDuplicates(in extra: inout [String: JSONValue], uid: String?, diagnostics: DiagnosticLog) {
+    guard !itemDuplicates.isEmpty else { return }
+    for duplicate in itemDuplicates {
+      duplicate.report(to: diagnostics, uid: uid, keptIn: "extra.duplicateKeys")
+    }
+    JSONDuplicateKey.keep(itemDuplicates, in: &extra)
+    itemDuplicates = []
+  }
+
+  private func report(_ duplicates: inout [JSONDuplicateKey]) {
+    guard !duplicates.isEmpty else { return }
+    if let onDuplicateKey { duplicates.forEach(onDuplicateKey) }
+    duplicates = []
   }
 
   /// Parses one member's value into `members`; a name met before in the object is reported.
   private func readMember(
     _ key: String, at keyLocation: SourceLocation?, depth: Int, into members: inout [String: JSONValue]
   ) throws(RemconvError) {
-    guard let onDuplicateKey else {
+    guard onDuplicateKey != nil else {
       members[key] = try parser.parseValue(depth: depth * 2 + 1)
       return
     }
-    let pointer = JSONDuplicateKey.pointer("", appending: key)
-    let value = try parser.parseValue(depth: depth * 2 + 1, under: pointer)
+    // Pointers are made only for what repeats: a clean member costs a count comparison.
+    let before = found.count
+    let value = try parser.parseValue(depth: depth * 2 + 1)
+    if found.count > before {
+      for index in before..<found.count { found[index] = found[index].nested(under: key) }
+    }
     if let dropped = members.updateValue(value, forKey: key) {
-      onDuplicateKey(
-        JSONDuplicateKey(pointer: pointer, key: key, dropped: dropped, location: keyLocation ?? parser.location))
+      found.append(
+        JSONDuplicateKey(
+          pointer: JSONDuplicateKey.pointer("", appending: key), key: key, dropped: dropped,
+          location: keyLocation ?? parser.location))
     }
   }
 }

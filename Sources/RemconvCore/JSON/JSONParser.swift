@@ -30,6 +30,11 @@ public struct JSONDuplicateKey: Hashable, Sendable {
     return pointer + "/" + token
   }
 
+  /// The same duplicate seen from one level up, inside the member or element `name`.
+  public func nested(under name: String) -> JSONDuplicateKey {
+    JSONDuplicateKey(pointer: Self.pointer("", appending: name) + pointer, key: key, dropped: dropped, location: location)
+  }
+
   /// The warning for it; `keptIn` names where the earlier value is kept, if anywhere.
   public func report(to diagnostics: DiagnosticLog, uid: String?, keptIn: String?) {
     let fate = keptIn.map { "the earlier value is kept in \($0)" } ?? "the earlier value \(Self.excerpt(dropped)) is not read"

@@ -158,8 +158,8 @@ public struct WriterContext {
 }
 
 extension ReaderContext {
-  /// Warns of a JSON member name met twice, for the readers of other apps' JSON: their items
-  /// are reported with where the name repeats and the value that was not read.
+  /// Warns of a JSON member name met twice where no item keeps the earlier value (a
+  /// container's members, a jCal component), with where the name repeats and that value.
   var duplicateKeyWarning: (JSONDuplicateKey) -> Void {
     let diagnostics = self.diagnostics
     return { $0.report(to: diagnostics, uid: nil, keptIn: nil) }

@@ -6,16 +6,8 @@ import RemconvTestSupport
 
 /// `remconv validate`, `export --validate` and the checks an import runs, end to end in-process.
 @Suite struct ValidateCommandTests {
-  /// A bench whose store holds the baseline broken by `defect`.
-  private func bench(defect: String) throws -> TestBench {
-    let bench = TestBench()
-    let store = try DefectStores.make(at: bench.storePath, defect: defect)
-    store.close()
-    return bench
-  }
-
   @Test func aCleanStoreExitsZeroAndPrintsNothing() throws {
-    let bench = try bench(defect: "")
+    let bench = try DefectStores.bench(defect: "")
     let result = bench.run("validate")
     #expect(result.status == .ok)
     #expect(result.output == "")
@@ -23,7 +15,7 @@ import RemconvTestSupport
   }
 
   @Test func findingsArePrintedOneALineAndExitOne() throws {
-    let bench = try bench(
+    let bench = try DefectStores.bench(
       defect: "UPDATE reminders SET list_id = 7 WHERE id = 4; UPDATE reminders SET title = '' WHERE id = 2")
     let result = bench.run("validate")
     #expect(result.status == .findings)
@@ -38,7 +30,7 @@ import RemconvTestSupport
   }
 
   @Test func jsonCarriesTypedFindings() throws {
-    let bench = try bench(defect: "UPDATE reminders SET uid = 'REM-1' WHERE id = 4")
+    let bench = try DefectStores.bench(defect: "UPDATE reminders SET uid = 'REM-1' WHERE id = 4")
     let result = bench.run("validate --json --deep")
     #expect(result.status == .findings)
     let document = try #require(try JSONParser.parse(result.output).objectValue)
@@ -57,7 +49,7 @@ import RemconvTestSupport
   }
 
   @Test func fixRepairsAfterABackupAndASecondFixFindsNothing() throws {
-    let bench = try bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
+    let bench = try DefectStores.bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
     let first = bench.run("validate --fix")
     #expect(first.status == .ok)
     #expect(
@@ -76,7 +68,7 @@ import RemconvTestSupport
   }
 
   @Test func fixJSONReportsEachRepairAndWhatRemains() throws {
-    let bench = try bench(defect: "UPDATE reminders SET priority = 9 WHERE id = 1; UPDATE reminders SET title = ' ' WHERE id = 4")
+    let bench = try DefectStores.bench(defect: "UPDATE reminders SET priority = 9 WHERE id = 1; UPDATE reminders SET title = ' ' WHERE id = 4")
     let result = bench.run("validate --fix --json")
     #expect(result.status == .findings, "the empty title remains")
     let document = try #require(try JSONParser.parse(result.output).objectValue)
@@ -96,21 +88,21 @@ import RemconvTestSupport
   }
 
   @Test func dryRunChangesNothingAndExitsOne() throws {
-    let bench = try bench(defect: "UPDATE lists SET name_key = 'stale' WHERE id = 2")
-    let before = try dump(bench)
+    let bench = try DefectStores.bench(defect: "UPDATE lists SET name_key = 'stale' WHERE id = 2")
+    let before = try DefectStores.dump(bench)
     let result = bench.run("validate --fix --dry-run")
     #expect(result.status == .findings)
     #expect(
       result.output
         == "warning[list-name-key] list LIST-WORK \"Work\": its stored name key 'stale' is not the key of its name ('work') (would fix: store the name as \"Work\" with its key)\n")
     #expect(result.errors.contains("nothing was changed"))
-    #expect(try dump(bench) == before)
+    #expect(try DefectStores.dump(bench) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).allSatisfy { !$0.contains("pre-validate-fix") })
     #expect(bench.run("validate").status == .findings)
   }
 
   @Test func onDuplicateMergeMergesCollidingLists() throws {
-    let bench = try bench(
+    let bench = try DefectStores.bench(
       defect: """
         INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-WORK-2', 'work ', 'stale', '2026-02-01T00:00:00Z');
         UPDATE reminders SET list_id = 3 WHERE id = 1;
@@ -139,7 +131,7 @@ import RemconvTestSupport
   }
 
   @Test func aStoreFromANewerRemconvIsCheckedButNeverRepaired() throws {
-    let bench = try bench(
+    let bench = try DefectStores.bench(
       defect: """
         INSERT INTO remconv_migrations (id, checksum, tool_version, applied_at)
           VALUES ('9999_from_the_future', 'x', '9.0.0', '2030-01-01T00:00:00Z');
@@ -156,7 +148,7 @@ import RemconvTestSupport
   }
 
   @Test func aNewerSchemaThisVersionCannotReadIsSaidToBeNewer() throws {
-    let bench = try bench(
+    let bench = try DefectStores.bench(
       defect: """
         INSERT INTO remconv_migrations (id, checksum, tool_version, applied_at)
           VALUES ('9999_rename_due_zone', 'x', '9.0.0', '2030-01-01T00:00:00Z');
@@ -170,7 +162,7 @@ import RemconvTestSupport
   }
 
   @Test func exportValidateStopsOnErrorsOnly() throws {
-    let broken = try bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
+    let broken = try DefectStores.bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
     let stopped = broken.run("export --validate --format jsonl")
     #expect(stopped.status == .findings)
     #expect(stopped.output == "")
@@ -179,7 +171,7 @@ import RemconvTestSupport
     // Without --validate the export refuses nothing.
     #expect(broken.run("export --format jsonl").status == .ok)
 
-    let warned = try bench(defect: "UPDATE reminders SET priority = 9 WHERE id = 1")
+    let warned = try DefectStores.bench(defect: "UPDATE reminders SET priority = 9 WHERE id = 1")
     let exported = warned.run("export --validate --format jsonl")
     #expect(exported.status == .ok)
     #expect(exported.output.split(separator: "\n").count == 4)
@@ -189,7 +181,7 @@ import RemconvTestSupport
   @Test func importReportsWhatItsWritesBrokeAsWarnings() throws {
     // "Groceries" is stored under a stale name key, so the import's "groceries" gets past the
     // UNIQUE constraint: the two lists now collide.
-    let bench = try bench(
+    let bench = try DefectStores.bench(
       defect: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-G', 'Groceries', 'stale', '2026-02-01T00:00:00Z')")
     let file = bench.directory.write(
       "in.jsonl",
@@ -210,7 +202,7 @@ import RemconvTestSupport
 
   @Test func importChecksOnlyWhatItWroteAndRepeatsNoWarning() throws {
     // A pre-existing orphan is not this import's doing: not reported by it.
-    let bench = try bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
+    let bench = try DefectStores.bench(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4")
     let file = bench.directory.write(
       "in.jsonl",
       #"{"list":"Home","listId":"LIST-HOME","id":"NEW-1","title":"  "}"# + "\n")
@@ -219,11 +211,5 @@ import RemconvTestSupport
     let report = try #require(try JSONParser.parse(result.output).objectValue)
     let codes = report["diagnostics"]?.arrayValue?.compactMap { $0["code"]?.stringValue }
     #expect(codes == ["empty-title"], "the merge engine's warning, not repeated by the checks")
-  }
-
-  private func dump(_ bench: TestBench) throws -> String {
-    let store = try Store(path: bench.storePath)
-    defer { store.close() }
-    return try DefectStores.dump(store)
   }
 }

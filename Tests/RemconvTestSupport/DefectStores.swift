@@ -54,6 +54,21 @@ public enum DefectStores {
     try store.database.execute(sql)
   }
 
+  /// A bench whose store holds the baseline broken by `defect`.
+  public static func bench(defect: String) throws -> TestBench {
+    let bench = TestBench()
+    let store = try make(at: bench.storePath, defect: defect)
+    store.close()
+    return bench
+  }
+
+  /// `dump(_:)` of a bench's store.
+  public static func dump(_ bench: TestBench) throws -> String {
+    let store = try Store(path: bench.storePath)
+    defer { store.close() }
+    return try dump(store)
+  }
+
   /// Every row of both tables as text, for "nothing changed" comparisons.
   public static func dump(_ store: Store) throws -> String {
     var lines: [String] = []

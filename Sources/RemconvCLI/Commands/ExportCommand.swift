@@ -8,6 +8,8 @@ struct ExportCommand: Command {
     discussion: """
       Writes to standard output unless -o is given. A file is written beside its target and
       moved into place when complete; an existing file is replaced only with --force.
+      Reminders whose list is gone (orphans) are written into a list "Recovered", with a
+      warning giving their count; the store is not changed.
       """,
     options: [
       .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),
@@ -50,6 +52,7 @@ struct ExportCommand: Command {
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
     options.lists = arguments.values("list")
+    options.diagnostics = diagnostics
     if let scope = arguments.value("scope").flatMap(ReminderScope.init(rawValue:)) {
       let today = context.today
       options.filter = { scope.contains($0, today: today) }

@@ -156,3 +156,12 @@ public struct WriterContext {
     return stream
   }
 }
+
+extension ReaderContext {
+  /// Warns of a JSON member name met twice where no item keeps the earlier value (a
+  /// container's members, a jCal component), with where the name repeats and that value.
+  var duplicateKeyWarning: (JSONDuplicateKey) -> Void {
+    let diagnostics = self.diagnostics
+    return { $0.report(to: diagnostics, uid: nil, keptIn: nil) }
+  }
+}

@@ -10,13 +10,43 @@ struct JSONBufferParser {
     let offset: Int
   }
 
+  /// A member name met a second time in one object: its earlier value is replaced.
+  struct Duplicate {
+    /// The member names and array indexes leading from the parsed value to the object.
+    let path: [String]
+    /// The name as the replaced member spelled it.
+    let key: String
+    /// The value the later member replaced.
+    let dropped: JSONValue
+    /// The offset of the later member's name.
+    let offset: Int
+  }
+
   private let bytes: UnsafeBufferPointer<UInt8>
   private(set) var index = 0
+  /// Set when an object had a member name twice (its dictionary came out smaller than its
+  /// member list): the only trace duplicates leave on the hot path.
+  private(set) var sawDuplicate = false
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
   /// Parses the whole buffer as one value (white space around it allowed).
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+    try parse(bytes, findingDuplicates: nil)
+  }
+
+  /// Parses the whole buffer as one value and appends every member name that came twice in
+  /// one of its objects to `duplicates`.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+    var found: [Duplicate] = []
+    let value = try parse(bytes, findingDuplicates: &found)
+    if !found.isEmpty { duplicates += found }
+    return value
+  }
+
+  private static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, findingDuplicates duplicates: UnsafeMutablePointer<[Duplicate]>?
+  ) throws(SyntaxError) -> JSONValue {
     if let invalid = firstInvalidUTF8(bytes) {
       throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
     }
@@ -25,6 +55,11 @@ struct JSONBufferParser {
     parser.skipWhitespace()
     if parser.index < bytes.count {
       throw SyntaxError(message: "unexpected text after the JSON value", offset: parser.index)
+    }
+    if parser.sawDuplicate, let duplicates {
+      // Rare: walk the value again, this time keeping names, paths and offsets.
+      var walker = JSONBufferParser(bytes)
+      try walker.collectDuplicates(path: [], depth: 0, into: &duplicates.pointee)
     }
     return value
   }
@@ -76,8 +111,12 @@ struct JSONBufferParser {
         members.append((key, try parseValue(depth: depth + 1)))
       } while consume(UInt8(ascii: ","))
       try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-      // A name that comes twice keeps its last value.
-      return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+      // A name that comes twice keeps its last value; the merged dictionary is smaller than the
+      // member list then, which is all the hot path notes (see `collectDuplicates`).
+      let memberCount = members.count
+      let object = Dictionary(members, uniquingKeysWith: { _, last in last })
+      if object.count != memberCount { sawDuplicate = true }
+      return .object(object)
     case UInt8(ascii: "["):
       index += 1
       var items: [JSONValue] = []
@@ -103,6 +142,60 @@ struct JSONBufferParser {
     default:
       throw fail("unexpected character '\(JSONParser.printable(bytes[index]))'")
     }
+  }
+
+  /// Walks the value at `index` (already parsed once, so well-formed) and appends each member
+  /// whose name an earlier member of the same object had, with the value it replaced. Names
+  /// compare as the dictionary compares them: canonically equivalent spellings are one name
+  /// there, so they are duplicates here too.
+  private mutating func collectDuplicates(path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) {
+    skipWhitespace()
+    guard index < bytes.count else { return }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      index += 1
+      if consume(UInt8(ascii: "}")) { return }
+      var holders: [String: (key: String, value: JSONValue)] = [:]
+      repeat {
+        skipWhitespace()
+        let offset = index
+        let key = try parseString()
+        try expect(UInt8(ascii: ":"), "':' after a member name")
+        let value = try member(path + [key], depth: depth, into: &duplicates)
+        if let previous = holders[key] {
+          duplicates.append(Duplicate(path: path, key: previous.key, dropped: previous.value, offset: offset))
+        }
+        holders[key] = (key, value)
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+    case UInt8(ascii: "["):
+      index += 1
+      if consume(UInt8(ascii: "]")) { return }
+      var position = 0
+      repeat {
+        _ = try member(path + [String(position)], depth: depth, into: &duplicates)
+        position += 1
+      } while consume(UInt8(ascii: ","))
+      try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+    default:
+      _ = try parseValue(depth: depth)
+    }
+  }
+
+  /// Parses the member or element at `index` and, if it is a container, walks it for duplicates.
+  private mutating func member(_ path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+    skipWhitespace()
+    let start = index
+    let value = try parseValue(depth: depth + 1)
+    switch value {
+    case .object, .array:
+      let end = index
+      index = start
+      try collectDuplicates(path: path, depth: depth + 1, into: &duplicates)
+      index = end
+    default: break
+    }
+    return value
   }
 
   /// Parses a string token; `index` is at its opening quote.

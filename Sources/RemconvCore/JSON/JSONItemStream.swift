@@ -26,6 +26,18 @@ public final class JSONItemStream {
   }
 
   public let parser: JSONParser
+  /// Told of each member name that comes twice in a container, at any depth, with the pointer
+  /// from that object, and of an item's that the reader did not take with
+  /// `keepItemDuplicates`; nil: not looked for.
+  public var onDuplicateKey: ((JSONDuplicateKey) -> Void)? {
+    didSet {
+      parser.onDuplicateKey = onDuplicateKey.map { _ in { [unowned self] in self.found.append($0) } }
+    }
+  }
+  /// What the object being read has had twice so far.
+  private var found: [JSONDuplicateKey] = []
+  /// The repeated names of the last `.item`, until the reader takes them.
+  public private(set) var itemDuplicates: [JSONDuplicateKey] = []
   private let itemsKeys: Set<String>
   private let allowsSequence: Bool
 
@@ -50,6 +62,7 @@ public final class JSONItemStream {
   }
 
   public func next() throws(RemconvError) -> Event? {
+    report(&itemDuplicates)
     if finished { return nil }
     if !started {
       started = true
@@ -88,8 +101,9 @@ public final class JSONItemStream {
         return try readObject(depth: depth)
       case .containerRest(var cursor, var members, let depth):
         while let key = try cursor.nextMember(parser) {
-          members[key] = try parser.parseValue(depth: depth * 2 + 1)
+          try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
         }
+        report(&found)
         return .containerEnd(trailing: members, depth: depth)
       }
     }
@@ -109,17 +123,63 @@ public final class JSONItemStream {
         _ = try parser.reader.next()
         stack.append(.containerRest(cursor, members: [:], depth: depth))
         stack.append(.array(ElementCursor(), depth: depth + 1))
+        report(&found)
         return .containerStart(members: members, itemsKey: key, depth: depth, location)
       }
-      members[key] = try parser.parseValue(depth: depth * 2 + 1)
+      try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
+    }
+    if !found.isEmpty {
+      itemDuplicates = found
+      found = []
     }
     return .item(members: members, depth: depth, location)
+  }
+
+  /// Takes the repeated names of the last `.item`: each is reported with `uid` and its earlier
+  /// value kept in `extra.duplicateKeys` of what the item became.
+  public func keepItemDuplicates(in extra: inout [String: JSONValue], uid: String?, diagnostics: DiagnosticLog) {
+    guard !itemDuplicates.isEmpty else { return }
+    for duplicate in itemDuplicates {
+      duplicate.report(to: diagnostics, uid: uid, keptIn: "extra.duplicateKeys")
+    }
+    JSONDuplicateKey.keep(itemDuplicates, in: &extra)
+    itemDuplicates = []
+  }
+
+  private func report(_ duplicates: inout [JSONDuplicateKey]) {
+    guard !duplicates.isEmpty else { return }
+    if let onDuplicateKey { duplicates.forEach(onDuplicateKey) }
+    duplicates = []
+  }
+
+  /// Parses one member's value into `members`; a name met before in the object is reported.
+  private func readMember(
+    _ key: String, at keyLocation: SourceLocation?, depth: Int, into members: inout [String: JSONValue]
+  ) throws(RemconvError) {
+    guard onDuplicateKey != nil else {
+      members[key] = try parser.parseValue(depth: depth * 2 + 1)
+      return
+    }
+    // Pointers are made only for what repeats: a clean member costs a count comparison.
+    let before = found.count
+    let value = try parser.parseValue(depth: depth * 2 + 1)
+    if found.count > before {
+      for index in before..<found.count { found[index] = found[index].nested(under: key) }
+    }
+    if let dropped = members.updateValue(value, forKey: key) {
+      found.append(
+        JSONDuplicateKey(
+          pointer: JSONDuplicateKey.pointer("", appending: key), key: key, dropped: dropped,
+          location: keyLocation ?? parser.location))
+    }
   }
 }
 
 /// Steps through the members of an object whose `{` was consumed.
 struct MemberCursor {
   private var first = true
+  /// Where the last member's name began.
+  private(set) var keyLocation: SourceLocation?
 
   /// The next member's name with its `:` consumed, or nil after the closing `}`.
   mutating func nextMember(_ parser: JSONParser) throws(RemconvError) -> String? {
@@ -127,6 +187,7 @@ struct MemberCursor {
     if !first { try parser.expect(UInt8(ascii: ","), "',' or '}' in an object") }
     first = false
     guard try parser.peekToken() == UInt8(ascii: "\"") else { throw parser.error("expected a member name in quotes") }
+    if parser.onDuplicateKey != nil { keyLocation = parser.location }
     let key = try parser.parseString()
     try parser.expect(UInt8(ascii: ":"), "':' after a member name")
     return key

@@ -1,3 +1,73 @@
+/// A member name that came twice in one JSON object. JSON leaves the meaning open (RFC 8259
+/// §4); remconv uses the last value, as most parsers do, and this says what it replaced.
+public struct JSONDuplicateKey: Hashable, Sendable {
+  /// The member as a JSON Pointer (RFC 6901) from the item that holds it: `/title`, `/extra/a`.
+  public let pointer: String
+  /// The name, as the replaced member spelled it.
+  public let key: String
+  /// The earlier value, which the later one replaced.
+  public let dropped: JSONValue
+  /// Where the later member's name is.
+  public let location: SourceLocation
+
+  public init(pointer: String, key: String, dropped: JSONValue, location: SourceLocation) {
+    self.pointer = pointer
+    self.key = key
+    self.dropped = dropped
+    self.location = location
+  }
+
+  /// `pointer` with `name` appended as a reference token (`~` and `/` escaped, RFC 6901 §3).
+  public static func pointer(_ pointer: String, appending name: String) -> String {
+    var token = ""
+    for character in name.unicodeScalars {
+      switch character {
+      case "~": token += "~0"
+      case "/": token += "~1"
+      default: token.unicodeScalars.append(character)
+      }
+    }
+    return pointer + "/" + token
+  }
+
+  /// The same duplicate seen from one level up, inside the member or element `name`.
+  public func nested(under name: String) -> JSONDuplicateKey {
+    JSONDuplicateKey(pointer: Self.pointer("", appending: name) + pointer, key: key, dropped: dropped, location: location)
+  }
+
+  /// The warning for it; `keptIn` names where the earlier value is kept, if anywhere.
+  public func report(to diagnostics: DiagnosticLog, uid: String?, keptIn: String?) {
+    let fate = keptIn.map { "the earlier value is kept in \($0)" } ?? "the earlier value \(Self.excerpt(dropped)) is not read"
+    diagnostics.warning(
+      "duplicate-key",
+      "the member \(JSONText.quoted(key)) comes twice in one object (\(pointer)): the last value is used, \(fate)",
+      at: location, uid: uid)
+  }
+
+  /// A value as JSON, shortened for a message.
+  private static func excerpt(_ value: JSONValue) -> String {
+    let text = JSONText.encode(value)
+    return text.count <= 60 ? text : String(text.prefix(57)) + "..."
+  }
+
+  /// Keeps each dropped value in `extra.duplicateKeys`, under its pointer, in source order:
+  /// an array, since a name may come more than twice.
+  public static func keep(_ duplicates: [JSONDuplicateKey], in extra: inout [String: JSONValue]) {
+    guard !duplicates.isEmpty else { return }
+    var kept: [String: JSONValue]
+    switch extra["duplicateKeys"] {
+    case nil: kept = [:]
+    case .object(let members)?: kept = members
+    // Someone else's value under this name: kept inside rather than replaced.
+    case let other?: kept = ["": other]
+    }
+    for duplicate in duplicates {
+      kept[duplicate.pointer] = .array((kept[duplicate.pointer]?.arrayValue ?? []) + [duplicate.dropped])
+    }
+    extra["duplicateKeys"] = .object(kept)
+  }
+}
+
 /// A streaming JSON parser over a `ByteReader`, tracking line and column for messages.
 ///
 /// Formats use it two ways: `parseValue()` for a whole value (one reminder, one JSON Lines
@@ -7,6 +77,10 @@ public final class JSONParser {
   public let reader: ByteReader
   public private(set) var line = 1
   private var lineStartOffset = 0
+
+  /// Told of each member name that comes twice in an object that `parseValue` or `parse(_:)`
+  /// reads (nil: not looked for); readers that parse members one by one report their own.
+  public var onDuplicateKey: ((JSONDuplicateKey) -> Void)?
 
   public init(reader: ByteReader) { self.reader = reader }
 
@@ -18,15 +92,45 @@ public final class JSONParser {
   /// Parses JSON bytes held in memory (a JSON Lines record, a small document). Errors name
   /// `name`, and lines counted from `firstLine`.
   public static func parse(bytes: [UInt8], name: String, firstLine: Int = 1) throws(RemconvError) -> JSONValue {
+    try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: nil, under: "")
+  }
+
+  /// `parse(bytes:name:firstLine:)` that also appends each member name met twice in one object.
+  public static func parse(
+    bytes: [UInt8], name: String, firstLine: Int = 1, duplicates: inout [JSONDuplicateKey]
+  ) throws(RemconvError) -> JSONValue {
+    try parse(bytes: bytes, name: name, firstLine: firstLine, firstColumn: 1, duplicates: &duplicates, under: "")
+  }
+
+  /// The one parse of bytes in memory; duplicates are looked for when `duplicates` is given,
+  /// their pointers starting with `pointer`.
+  private static func parse(
+    bytes: [UInt8], name: String, firstLine: Int, firstColumn: Int,
+    duplicates: UnsafeMutablePointer<[JSONDuplicateKey]>?, under pointer: String
+  ) throws(RemconvError) -> JSONValue {
+    var found: [JSONBufferParser.Duplicate] = []
+    let value: JSONValue
     do {
-      return try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
-        try JSONBufferParser.parse(buffer)
+      value = try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+        duplicates == nil ? try JSONBufferParser.parse(buffer) : try JSONBufferParser.parse(buffer, duplicates: &found)
       }
     } catch {
-      let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: 1)
+      let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
       throw .malformedInput(
         "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column))
     }
+    guard let duplicates, !found.isEmpty else { return value }
+    // Inner objects end first; reported in the order the names stand in the text.
+    for duplicate in found.sorted(by: { $0.offset < $1.offset }) {
+      let position = Self.position(of: duplicate.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
+      var path = pointer
+      for name in duplicate.path { path = JSONDuplicateKey.pointer(path, appending: name) }
+      duplicates.pointee.append(
+        JSONDuplicateKey(
+          pointer: JSONDuplicateKey.pointer(path, appending: duplicate.key), key: duplicate.key,
+          dropped: duplicate.dropped, location: SourceLocation(file: name, line: position.line, column: position.column)))
+    }
+    return value
   }
 
   /// The line and column of `offset` in `bytes`, which start at (`firstLine`, `firstColumn`).
@@ -93,9 +197,9 @@ public final class JSONParser {
   /// Parses the next complete value. Its bytes are first cut from the stream by a cheap
   /// scanner (strings, escapes and nesting only), then parsed in memory: the parse is fast
   /// and memory holds one value, however large the document.
-  public func parseValue(depth: Int = 0) throws(RemconvError) -> JSONValue {
+  public func parseValue(depth: Int = 0, under pointer: String = "") throws(RemconvError) -> JSONValue {
     let value = try captureValue(depth: depth)
-    return try parse(value)
+    return try parse(value, under: pointer)
   }
 
   /// A value's bytes as cut from the stream, and where it starts.
@@ -189,20 +293,30 @@ public final class JSONParser {
     return CapturedValue(bytes: captured, location: startLocation)
   }
 
-  /// Parses a value cut by `captureValue`.
-  public func parse(_ value: CapturedValue) throws(RemconvError) -> JSONValue {
-    let startLocation = value.location
-    do {
-      return try value.bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
-        try JSONBufferParser.parse(buffer)
-      }
-    } catch {
-      let position = Self.position(
-        of: error.offset, in: value.bytes, firstLine: startLocation.line ?? 1, firstColumn: startLocation.column ?? 1)
-      throw .malformedInput(
-        "malformed JSON: \(error.message)",
-        at: SourceLocation(file: reader.name, line: position.line, column: position.column))
-    }
+  /// Parses a value cut by `captureValue`; `onDuplicateKey` hears of names met twice, their
+  /// pointers starting with `pointer` (where the value sits in its item).
+  public func parse(_ value: CapturedValue, under pointer: String = "") throws(RemconvError) -> JSONValue {
+    guard let onDuplicateKey else { return try parseCaptured(value, duplicates: nil, under: pointer) }
+    var found: [JSONDuplicateKey] = []
+    let result = try parseCaptured(value, duplicates: &found, under: pointer)
+    for duplicate in found { onDuplicateKey(duplicate) }
+    return result
+  }
+
+  /// Parses a value cut by `captureValue` and appends each member name met twice in one of its
+  /// objects to `duplicates`.
+  public func parse(
+    _ value: CapturedValue, duplicates: inout [JSONDuplicateKey], under pointer: String = ""
+  ) throws(RemconvError) -> JSONValue {
+    try parseCaptured(value, duplicates: &duplicates, under: pointer)
+  }
+
+  private func parseCaptured(
+    _ value: CapturedValue, duplicates: UnsafeMutablePointer<[JSONDuplicateKey]>?, under pointer: String
+  ) throws(RemconvError) -> JSONValue {
+    try Self.parse(
+      bytes: value.bytes, name: reader.name, firstLine: value.location.line ?? 1,
+      firstColumn: value.location.column ?? 1, duplicates: duplicates, under: pointer)
   }
 
   /// Parses a string token (the next byte must be a quote).

@@ -181,14 +181,55 @@ public final class MergeEngine {
       return StoredList(rowID: existing.rowID, list: updated)
     }
     if let byName = try store.list(named: name) {
-      // Same name, another UID: the source's list lands in the store's list of that name.
-      return byName
+      // Same name key, another UID: the source's list lands in the store's list of that name,
+      // whose own values stay; what the source's list carried is kept beside them.
+      return try keepMergedList(list, named: name, in: byName)
     }
     var created = list
     created.name = name
     let row = try store.insertList(created)
     report.listsAdded += 1
     return StoredList(rowID: row, list: created)
+  }
+
+  /// Keeps what a source list merged by name into `stored` carries and the stored list does
+  /// not (its own UID, a colour, a symbol, its extra) in the stored list's `extra.mergedLists`,
+  /// one entry per source UID in the shape `validate --fix --on-duplicate merge` and the
+  /// migration's merge policy use, and warns naming both lists. A UID derived from the name (a
+  /// source without list UIDs) is no loss by itself; an entry already kept as it is is not
+  /// written or reported again, so importing the same file twice changes nothing.
+  private func keepMergedList(_ list: ReminderList, named name: String, in stored: StoredList) throws -> StoredList {
+    let ownUID = list.id != StableID.derived(["list", ListName.key(for: name)]) && list.id != stored.list.id
+    let color = list.color.flatMap { $0 == stored.list.color ? nil : $0 }
+    let symbol = list.symbol == ReminderList.defaultSymbol || list.symbol == stored.list.symbol ? nil : list.symbol
+    let extra = list.extra.isEmpty || list.extra == stored.list.extra ? nil : list.extra
+    guard ownUID || color != nil || symbol != nil || extra != nil else { return stored }
+    var entry: [String: JSONValue] = [
+      "id": .string(list.id), "name": .string(name), "symbol": .string(list.symbol), "extra": .object(list.extra),
+    ]
+    if let color = list.color { entry["color"] = .string(color) }
+    if let created = list.createdAt { entry["createdAt"] = .string(created.description) }
+    var entries = stored.list.extra["mergedLists"]?.arrayValue ?? []
+    if let index = entries.firstIndex(where: { $0["id"] == .string(list.id) }) {
+      guard entries[index] != .object(entry) else { return stored }
+      entries[index] = .object(entry)
+    } else {
+      entries.append(.object(entry))
+    }
+    var updated = stored
+    updated.list.extra["mergedLists"] = .array(entries)
+    try store.updateListExtra(rowID: stored.rowID, updated.list.extra)
+    report.listsUpdated += 1
+    let carried = [
+      ownUID ? "UID \(list.id)" : nil, color.map { "colour \($0)" }, symbol.map { "symbol \($0)" },
+      extra.map { _ in "extra" },
+    ].compactMap { $0 }
+    let likeness = ListName.sameScalars(name, stored.list.name) ? "" : " but for case, spaces or Unicode form"
+    diagnostics.warning(
+      "list-merged-by-name",
+      "the list \(JSONText.quoted(name)) has the name of the store's list \(JSONText.quoted(stored.list.name)) (UID \(stored.list.id))\(likeness): its reminders go there, that list keeps its own values, and this list's \(carried.joined(separator: ", ")) \(carried.count == 1 ? "is" : "are") kept in its extra.mergedLists",
+      uid: list.id)
+    return updated
   }
 
   // MARK: Reminders

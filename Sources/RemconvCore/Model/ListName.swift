@@ -15,4 +15,11 @@ public enum ListName {
   public static func normalized(_ name: String) -> String {
     name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
   }
+
+  /// Whether two names are the same Unicode scalars. Swift's `==` compares canonically
+  /// equivalent text as equal (a decomposed `Gro` + U+0308 equals a precomposed `Grö`), which
+  /// is right for keys but hides a stored spelling that differs from the normalised one.
+  public static func sameScalars(_ left: String, _ right: String) -> Bool {
+    left.utf8.elementsEqual(right.utf8)
+  }
 }

@@ -4,6 +4,9 @@ import Foundation
 public struct ReminderList: Hashable, Sendable {
   /// The symbol a list gets when its source names none.
   public static let defaultSymbol = "list.bullet"
+  /// The list that holds orphan reminders (their list row is gone): `validate --fix` moves them
+  /// there and an export writes them there, so neither leaves one out.
+  public static let recoveredName = "Recovered"
 
   /// A stable UID.
   public var id: String

@@ -30,7 +30,10 @@ public enum IntegrityScope: Sendable, Equatable {
 public struct IntegrityList: Hashable, Sendable {
   public let rowID: Int64
   public let uid: String
+  /// The name as text (a BLOB's bytes read as UTF-8, invalid sequences replaced).
   public let name: String
+  /// The stored name's bytes when it is a BLOB rather than text (an older tool or a hand edit).
+  public let nameBytes: [UInt8]?
   public let nameKey: String
   public let createdAt: String?
   public let extra: String?
@@ -170,10 +173,22 @@ extension Store {
   /// Every list, raw, oldest first.
   public func integrityLists() throws -> [IntegrityList] {
     try database.rows("SELECT id, uid, name, name_key, created_at, extra FROM lists ORDER BY id").map { row in
-      IntegrityList(
-        rowID: row.int(0) ?? 0, uid: row.string(1) ?? "", name: row.string(2) ?? "",
+      let bytes = Self.blobBytes(row.value(at: 2))
+      return IntegrityList(
+        rowID: row.int(0) ?? 0, uid: row.string(1) ?? "",
+        name: bytes.map { String(decoding: $0, as: UTF8.self) } ?? row.string(2) ?? "", nameBytes: bytes,
         nameKey: row.string(3) ?? "", createdAt: row.string(4), extra: row.string(5))
     }
+  }
+
+  /// The bytes of a list's stored name when it is a BLOB, not text; nil otherwise.
+  public func listNameBytes(rowID: Int64) throws -> [UInt8]? {
+    Self.blobBytes(try database.scalar("SELECT name FROM lists WHERE id = ?", [.integer(rowID)]))
+  }
+
+  private static func blobBytes(_ value: SQLValue) -> [UInt8]? {
+    if case .blob(let bytes) = value { return bytes }
+    return nil
   }
 
   // MARK: Reminder relationships

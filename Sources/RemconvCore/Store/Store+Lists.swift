@@ -65,6 +65,11 @@ extension Store {
        .text(Self.encodeObject(list.extra)), .integer(rowID)])
   }
 
+  /// Replaces a list's `extra` alone: its name, stored as it is, is not normalised again.
+  public func updateListExtra(rowID: Int64, _ extra: [String: JSONValue]) throws {
+    try database.run("UPDATE lists SET extra = ? WHERE id = ?", [.text(Self.encodeObject(extra)), .integer(rowID)])
+  }
+
   /// Deletes a list and, through the foreign key, its reminders. Returns how many went with it.
   @discardableResult
   public func deleteList(rowID: Int64) throws -> Int {

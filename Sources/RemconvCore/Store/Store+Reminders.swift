@@ -15,6 +15,11 @@ extension Store {
     """
   static let reminderJoins = "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
   static let reminderByRowIDQuery = "SELECT \(reminderColumns) \(reminderJoins) WHERE r.id = ?"
+  /// `reminderByRowIDQuery` for a reminder whose list row may be gone (an orphan).
+  static let orphanByRowIDQuery = """
+    SELECT \(reminderColumns) FROM reminders r LEFT JOIN lists l ON l.id = r.list_id
+    LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.id = ?
+    """
 
   static func decodeReminder(_ row: Row) -> StoredReminder {
     var extra = decodeObject(row.string(19))
@@ -268,11 +273,35 @@ extension Store {
   /// whose parent is missing, in another list or part of a cycle come at depth 0: an export
   /// never drops a reminder because its relations are broken.
   public func forEachReminder(inListRow listRowID: Int64, _ body: (Reminder, Int) throws -> Void) throws {
+    let links = try database.statement("SELECT id, parent_id FROM reminders WHERE list_id = ? ORDER BY id")
+    try links.bind([.integer(listRowID)])
+    try forEachReminder(links: links, fetch: database.statement(Self.reminderByRowIDQuery), body)
+  }
+
+  /// How many reminders point at a list row that does not exist (orphans: a hand edit or an
+  /// older remconv removed their list).
+  public func orphanReminderCount() throws -> Int {
+    let count = try database.scalar(
+      "SELECT count(*) FROM reminders r WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id)")
+    if case .integer(let number) = count { return Int(number) }
+    return 0
+  }
+
+  /// Calls `body` with each orphan reminder (its list row is gone) in outline order among the
+  /// orphans, as `forEachReminder(inListRow:_:)` does for a list: they are one group, the way
+  /// `validate --fix` moves them all into one list. Their `listID` is empty.
+  public func forEachOrphanReminder(_ body: (Reminder, Int) throws -> Void) throws {
+    let links = try database.statement(
+      "SELECT id, parent_id FROM reminders r WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id) ORDER BY id")
+    try forEachReminder(links: links, fetch: database.statement(Self.orphanByRowIDQuery), body)
+  }
+
+  /// The outline walk behind both: `links` yields (row, parent) pairs in row order, `fetch`
+  /// reads one reminder by row id.
+  private func forEachReminder(links: Statement, fetch: Statement, _ body: (Reminder, Int) throws -> Void) throws {
     var childrenByParent: [Int64: [Int64]] = [:]
     var order: [Int64] = []
     var parentOf: [Int64: Int64] = [:]
-    let links = try database.statement("SELECT id, parent_id FROM reminders WHERE list_id = ? ORDER BY id")
-    try links.bind([.integer(listRowID)])
     while let row = try links.step() {
       let id = row.int(0) ?? 0
       order.append(id)
@@ -288,7 +317,6 @@ extension Store {
       }
     }
     var visited = Set<Int64>()
-    let fetch = try database.statement(Self.reminderByRowIDQuery)
     func emit(_ id: Int64, depth: Int) throws {
       // An explicit stack: subtasks may nest deeper than the call stack allows.
       var stack: [(Int64, Int)] = [(id, depth)]

@@ -22,8 +22,12 @@ public enum Fix: Hashable, Sendable {
   /// emptied list, whose UID, name, symbol, colour, creation time and extra are appended to the
   /// survivor's `extra.mergedLists`.
   case mergeList(intoRowID: Int64, intoName: String)
-  /// Stores a list's name trimmed and NFC-normalised and recomputes its name key.
+  /// Stores a list's name trimmed and NFC-normalised and recomputes its name key; a spelling
+  /// that differs (by Unicode scalars) goes to `extra.repaired.name`.
   case normalizeListName(from: String, to: String)
+  /// Stores a list name kept as a BLOB as text (its bytes read as UTF-8, trimmed and
+  /// NFC-normalised); the bytes go to `extra.repaired.nameBytes` in hex.
+  case storeListNameAsText(bytes: [UInt8], name: String)
   /// Sets a missing completion time from the edit (or creation) time; `extra.repaired.completedAt`
   /// records that there was none.
   case inferCompletion(from: TimestampColumn, value: String)
@@ -32,8 +36,9 @@ public enum Fix: Hashable, Sendable {
   /// Raises an edit time that precedes the creation time to it; the old one goes to
   /// `extra.repaired.editedAt`.
   case raiseEditedAt(from: String, to: String)
-  /// Moves a due date that does not parse (and its zone) to `extra.invalid`, clearing the due.
-  case keepInvalidDue(due: String, timeZone: String?)
+  /// Moves a due date that does not parse (and its zone) to `extra.invalid`, clearing the due;
+  /// the stored `due_kind` goes to `extra.repaired.dueKind`.
+  case keepInvalidDue(due: String, timeZone: String?, storedKind: String?)
   /// Moves a timestamp that does not parse to `extra.invalid`; a list's creation time (which
   /// cannot be empty) becomes the epoch, remconv's "unknown".
   case keepInvalidTimestamp(column: TimestampColumn, value: String)
@@ -42,10 +47,12 @@ public enum Fix: Hashable, Sendable {
   /// Moves a tags column that is not an array of strings to `extra.invalid.tags`, leaving none.
   case keepInvalidTags(value: String)
   /// Moves a zone that a date or a UTC time cannot have to `extra.invalid.dueTimeZone`, keeping
-  /// the due date and its kind.
-  case dropDueTimeZone(zone: String, kind: DueDate.Kind?)
-  /// Sets `due_kind` to the kind the due date's shape gives (nil: no due date).
-  case setDueKind(DueDate.Kind?)
+  /// the due date and the kind its text has (a stored `due_kind` that differs goes to
+  /// `extra.repaired.dueKind`).
+  case dropDueTimeZone(zone: String, kind: DueDate.Kind?, storedKind: String?)
+  /// Sets `due_kind` to the kind the due date's shape gives (nil: no due date); the stored one
+  /// goes to `extra.repaired.dueKind`.
+  case setDueKind(from: String?, to: DueDate.Kind?)
   /// Keeps an `extra` that is not a JSON object as text under `extra.invalid.extra`.
   case wrapExtra(value: String)
 
@@ -62,7 +69,7 @@ public enum Fix: Hashable, Sendable {
     case .assignFreshUID: "assign-fresh-uid"
     case .renameList: "rename-list"
     case .mergeList: "merge-list"
-    case .normalizeListName: "normalize-list-name"
+    case .normalizeListName, .storeListNameAsText: "normalize-list-name"
     case .inferCompletion: "infer-completion"
     case .clearCompletion: "clear-completion"
     case .raiseEditedAt: "raise-edited-at"
@@ -92,6 +99,9 @@ public enum Fix: Hashable, Sendable {
         + "; the emptied list is kept in extra.mergedLists"
     case .normalizeListName(_, let name):
       return say("store the name as ", "stored the name as ") + JSONText.quoted(name) + " with its key"
+    case .storeListNameAsText(_, let name):
+      return say("store the name as the text ", "stored the name as the text ") + JSONText.quoted(name)
+        + " with its key; the bytes are kept in extra.repaired.nameBytes"
     case .inferCompletion(let column, let value):
       return say("set completedAt to ", "set completedAt to ") + "its \(column.rawValue) \(value)"
     case .clearCompletion:
@@ -108,7 +118,7 @@ public enum Fix: Hashable, Sendable {
       return say("move it to ", "moved it to ") + "extra.invalid.tags"
     case .dropDueTimeZone:
       return say("move the zone to ", "moved the zone to ") + "extra.invalid.dueTimeZone, keeping the due date"
-    case .setDueKind(let kind):
+    case .setDueKind(_, let kind):
       return say("set due_kind to ", "set due_kind to ") + (kind.map { "'\($0.rawValue)'" } ?? "NULL")
     case .wrapExtra:
       return say("keep the text in ", "kept the text in ") + "extra.invalid.extra"

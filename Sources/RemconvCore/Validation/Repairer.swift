@@ -144,14 +144,16 @@ struct FixApplier {
     var outcomes: [Finding: RepairRecord.Outcome] = [:]
     var normalizedNames: [(rowID: Int64, name: String)] = []
     for finding in ordered {
-      if case .normalizeListName(_, let name) = finding.fix, let row = finding.subject.rowID {
-        normalizedNames.append((row, name))
+      guard let row = finding.subject.rowID else { continue }
+      switch finding.fix {
+      case .normalizeListName(_, let name), .storeListNameAsText(_, let name): normalizedNames.append((row, name))
+      default: break
       }
     }
     var rekeyed = false
     for finding in ordered {
       guard let fix = finding.fix, let row = finding.subject.rowID else { continue }
-      if case .normalizeListName = fix, !rekeyed {
+      if Self.isNameNormalization(fix), !rekeyed {
         // Every list's name and key in one two-pass rekey, once renames and merges have freed
         // the keys (so fixing several stale keys never trips the UNIQUE constraint).
         try store.rekeyLists(normalizedNames)
@@ -162,6 +164,13 @@ struct FixApplier {
     return outcomes
   }
 
+  private static func isNameNormalization(_ fix: Fix) -> Bool {
+    switch fix {
+    case .normalizeListName, .storeListNameAsText: true
+    default: false
+    }
+  }
+
   private static func phase(of fix: Fix?) -> Int {
     switch fix {
     case .wrapExtra: 0
@@ -170,7 +179,7 @@ struct FixApplier {
       .keepInvalidPriority, .keepInvalidTags, .dropDueTimeZone, .setDueKind:
       2
     case .renameList, .mergeList: 3
-    case .normalizeListName: 4
+    case .normalizeListName, .storeListNameAsText: 4
     case .moveToList: 5
     case .detachFromParent: 6
     case nil: 7
@@ -213,10 +222,11 @@ struct FixApplier {
       try editReminder(row, [(.editedAt, .text(created))]) {
         ExtraRecord.keep(.string(old), at: "editedAt", under: "repaired", in: &$0)
       }
-    case .keepInvalidDue(let due, let zone):
+    case .keepInvalidDue(let due, let zone, let storedKind):
       try editReminder(row, [(.due, .null), (.dueKind, .null), (.dueTimeZone, .null)]) {
         ExtraRecord.keep(.string(due), at: "dueDate", under: "invalid", in: &$0)
         if let zone { ExtraRecord.keep(.string(zone), at: "dueTimeZone", under: "invalid", in: &$0) }
+        Self.keepDueKind(storedKind, replacedBy: nil, in: &$0)
       }
     case .keepInvalidTimestamp(let column, let value):
       if isList {
@@ -237,23 +247,36 @@ struct FixApplier {
       try editReminder(row, [(.tags, .text("[]"))]) {
         ExtraRecord.keep(.string(value), at: "tags", under: "invalid", in: &$0)
       }
-    case .dropDueTimeZone(let zone, let kind):
+    case .dropDueTimeZone(let zone, let kind, let storedKind):
       try editReminder(row, [(.dueTimeZone, .null), (.dueKind, kind.map { .text($0.rawValue) } ?? .null)]) {
         ExtraRecord.keep(.string(zone), at: "dueTimeZone", under: "invalid", in: &$0)
+        Self.keepDueKind(storedKind, replacedBy: kind, in: &$0)
       }
-    case .setDueKind(let kind):
-      try store.updateReminderRow(row, [(.dueKind, kind.map { .text($0.rawValue) } ?? .null)])
+    case .setDueKind(let storedKind, let kind):
+      try editReminder(row, [(.dueKind, kind.map { .text($0.rawValue) } ?? .null)]) {
+        Self.keepDueKind(storedKind, replacedBy: kind, in: &$0)
+      }
 
     case .renameList(let old, let name):
+      let bytes = try store.listNameBytes(rowID: row)
       try store.rekeyLists([(row, name)])
-      try editList(row) { ExtraRecord.keep(.string(old), at: "name", under: "repaired", in: &$0) }
+      try editList(row) { extra in
+        if let bytes {
+          ExtraRecord.keep(.string(ExtraRecord.hex(bytes)), at: "nameBytes", under: "repaired", in: &extra)
+        } else {
+          ExtraRecord.keep(.string(old), at: "name", under: "repaired", in: &extra)
+        }
+      }
     case .mergeList(let target, _):
       try merge(listRow: row, into: target)
     case .normalizeListName(let old, let name):
-      // Rekeyed with every other list of this round (see `apply(_:)`); keep the old spelling.
-      if old != name {
+      // Rekeyed with every other list of this round (see `apply(_:)`); keep the old spelling,
+      // compared by scalars so that a decomposed one is kept too.
+      if !ListName.sameScalars(old, name) {
         try editList(row) { ExtraRecord.keep(.string(old), at: "name", under: "repaired", in: &$0) }
       }
+    case .storeListNameAsText(let bytes, _):
+      try editList(row) { ExtraRecord.keep(.string(ExtraRecord.hex(bytes)), at: "nameBytes", under: "repaired", in: &$0) }
 
     case .moveToList(let name, let missingRow):
       let list = try recoveryList(named: name)
@@ -275,6 +298,12 @@ struct FixApplier {
       }
     }
     return .repaired(done)
+  }
+
+  /// Keeps a stored `due_kind` that a fix replaces with another in `extra.repaired.dueKind`.
+  private static func keepDueKind(_ stored: String?, replacedBy kind: DueDate.Kind?, in extra: inout [String: JSONValue]) {
+    guard let stored, stored != kind?.rawValue else { return }
+    ExtraRecord.keep(.string(stored), at: "dueKind", under: "repaired", in: &extra)
   }
 
   private static func column(for column: Fix.TimestampColumn) -> ReminderRepairColumn {
@@ -320,11 +349,13 @@ struct FixApplier {
   /// the survivor's `extra.mergedLists`.
   private func merge(listRow row: Int64, into target: Int64) throws {
     guard let merged = try store.list(rowID: row) else { return }
+    let nameBytes = try store.listNameBytes(rowID: row)
     try store.moveAllReminders(fromListRow: row, toListRow: target)
     var kept: [String: JSONValue] = [
       "id": .string(merged.list.id), "name": .string(merged.list.name), "symbol": .string(merged.list.symbol),
       "extra": .object(merged.list.extra),
     ]
+    if let nameBytes { kept["nameBytes"] = .string(ExtraRecord.hex(nameBytes)) }
     if let color = merged.list.color { kept["color"] = .string(color) }
     if let created = merged.list.createdAt { kept["createdAt"] = .string(created.description) }
     try editList(target) { extra in
@@ -386,9 +417,27 @@ enum ExtraRecord {
     extra[bag] = .object(members)
   }
 
+  /// Bytes as lowercase hex: how a value that is not text (a BLOB) is kept in `extra`.
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   private static func merged(_ existing: JSONValue?, _ value: JSONValue) -> JSONValue {
-    guard let existing, existing != value else { return value }
-    if case .array(let items) = existing { return items.contains(value) ? existing : .array(items + [value]) }
+    guard let existing, !same(existing, value) else { return value }
+    if case .array(let items) = existing { return items.contains { same($0, value) } ? existing : .array(items + [value]) }
     return .array([existing, value])
+  }
+
+  /// Equal as stored: by their JSON text, so that two canonically equivalent spellings (which
+  /// Swift's `==` takes for one) are both kept.
+  private static func same(_ left: JSONValue, _ right: JSONValue) -> Bool {
+    JSONText.encode(left).utf8.elementsEqual(JSONText.encode(right).utf8)
   }
 }

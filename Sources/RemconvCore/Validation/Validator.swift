@@ -8,7 +8,7 @@ public struct ValidationOptions: Sendable {
   /// merges without being asked) or `merge`; `fail` reports them without a fix.
   public var onDuplicate: DuplicateNamePolicy = .rename
   /// The list orphan reminders are moved to (created when no list has this name).
-  public var recoveredListName = "Recovered"
+  public var recoveredListName = ReminderList.recoveredName
   /// Runs SQLite's `quick_check`/`integrity_check` (whole-store runs only; the repair loop
   /// runs it once, before anything is written).
   public var checksFileIntegrity = true
@@ -218,15 +218,26 @@ private final class ValidationRun {
             fix: fix))
       }
     }
+    // Spellings compare by Unicode scalars: Swift's `==` takes a decomposed name for its NFC form.
     for list in all where !renamedOrMerged.contains(list.rowID) {
       let normalized = ListName.normalized(list.name)
-      if normalized != list.name {
+      if let bytes = list.nameBytes {
+        let encoding = String(validating: bytes, as: UTF8.self) == nil ? ", not valid UTF-8" : ""
         found.append(
           Finding(
             rule: .listNameKey, subject: subject(list),
-            message: "its name is stored untrimmed or not NFC-normalised",
+            message: "its name is stored as a BLOB of \(bytes.count) bytes\(encoding), not as text",
+            fix: .storeListNameAsText(bytes: bytes, name: normalized)))
+      } else if !ListName.sameScalars(normalized, list.name) {
+        let trimmed = ListName.sameScalars(list.name.trimmingCharacters(in: .whitespacesAndNewlines), list.name)
+        found.append(
+          Finding(
+            rule: .listNameKey, subject: subject(list),
+            message: trimmed
+              ? "its name is not NFC-normalised (stored decomposed, \(list.name.unicodeScalars.count) scalars for \(normalized.unicodeScalars.count))"
+              : "its name is stored untrimmed or not NFC-normalised",
             fix: .normalizeListName(from: list.name, to: normalized)))
-      } else if list.nameKey != ListName.key(for: list.name) {
+      } else if !ListName.sameScalars(list.nameKey, ListName.key(for: list.name)) {
         found.append(
           Finding(
             rule: .listNameKey, subject: subject(list),

@@ -55,9 +55,9 @@ enum ValueRules {
   private static func checkDue(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
     guard let due = row.due else {
       if let zone = row.dueTimeZone {
-        add(.invalidTimeZone, "it has the time zone \(quoted(zone)) but no due date", .dropDueTimeZone(zone: zone, kind: nil))
+        add(.invalidTimeZone, "it has the time zone \(quoted(zone)) but no due date", .dropDueTimeZone(zone: zone, kind: nil, storedKind: row.dueKind))
       } else if let kind = row.dueKind {
-        add(.dueKindMismatch, "its due_kind is \(quoted(kind)) but it has no due date", .setDueKind(nil))
+        add(.dueKindMismatch, "its due_kind is \(quoted(kind)) but it has no due date", .setDueKind(from: kind, to: nil))
       }
       return
     }
@@ -67,19 +67,19 @@ enum ValueRules {
         add(
           .dueKindMismatch,
           "its due_kind is \(row.dueKind.map(quoted) ?? "NULL") but the due date \(quoted(due)) is \(kindPhrase(parsed.kind))",
-          .setDueKind(parsed.kind))
+          .setDueKind(from: row.dueKind, to: parsed.kind))
       }
     } catch {
       switch error {
       case .unparsable:
-        add(.invalidDate, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
+        add(.invalidDate, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
       case .zoneOnDate, .zoneOnUTC:
         // The text alone is a valid date or UTC time: keep it and its kind, set the zone aside.
         let kind = (try? DueDate(isoText: due, timeZone: nil))?.kind
-        add(.invalidTimeZone, "its due date: \(error)", .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind))
+        add(.invalidTimeZone, "its due date: \(error)", .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind, storedKind: row.dueKind))
       case .unknownZone:
         // Without its zone the time would read as floating: a different kind. Keep both aside.
-        add(.invalidTimeZone, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone))
+        add(.invalidTimeZone, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
       }
     }
   }

@@ -176,6 +176,25 @@ extension DefectCase {
       #expect(try Stored.extra(store, row: 2, table: "lists")["repaired"] == .object(["name": .string(" Work  ")]))
     },
     DefectCase(
+      name: "list-name-key (NFD name)",
+      sql: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-CAFE', 'Cafe\u{301}', 'caf\u{E9}', '2026-02-01T00:00:00Z')",
+      rule: .listNameKey, table: "lists", rowID: 3,
+      message: "its name is not NFC-normalised (stored decomposed, 5 scalars for 4)", fixAction: "normalize-list-name"
+    ) { store throws in
+      #expect(try Stored.text(store, "SELECT hex(name) FROM lists WHERE id = 3") == "436166C3A9", "stored as NFC")
+      let kept = try #require(try Stored.extra(store, row: 3, table: "lists")["repaired"]?["name"]?.stringValue)
+      #expect(Array(kept.unicodeScalars) == Array("Cafe\u{301}".unicodeScalars), "the decomposed spelling is kept")
+    },
+    DefectCase(
+      name: "list-name-key (BLOB name)", sql: "UPDATE lists SET name = X'576F726BFF' WHERE id = 2",
+      rule: .listNameKey, table: "lists", rowID: 2,
+      message: "its name is stored as a BLOB of 5 bytes, not valid UTF-8, not as text", fixAction: "normalize-list-name"
+    ) { store throws in
+      #expect(try Stored.text(store, "SELECT typeof(name) || ' ' || name FROM lists WHERE id = 2") == "text Work\u{FFFD}")
+      #expect(try Stored.text(store, "SELECT name_key FROM lists WHERE id = 2") == "work\u{FFFD}")
+      #expect(try Stored.extra(store, row: 2, table: "lists")["repaired"] == .object(["nameBytes": .string("576f726bff")]))
+    },
+    DefectCase(
       name: "invalid-extra", sql: "UPDATE reminders SET extra = 'not json' WHERE id = 4",
       rule: .invalidExtra, table: "reminders", rowID: 4, message: "its extra 'not json' is not a JSON object",
       fixAction: "wrap-extra"
@@ -266,6 +285,7 @@ extension DefectCase {
       message: "its due_kind is 'floating' but the due date '2026-11-30' is a date", fixAction: "set-due-kind"
     ) { store throws in
       #expect(try Stored.text(store, "SELECT due_kind FROM reminders WHERE id = 1") == "date")
+      #expect(try Stored.extra(store, row: 1)["repaired"] == .object(["dueKind": .string("floating")]))
     },
     DefectCase(
       name: "edited-before-created", sql: "UPDATE reminders SET edited_at = '2026-10-01T00:00:00Z' WHERE id = 4",

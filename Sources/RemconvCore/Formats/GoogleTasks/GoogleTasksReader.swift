@@ -12,6 +12,7 @@ final class GoogleTasksReader: ReminderReader {
   init(context: ReaderContext) throws {
     self.context = context
     stream = JSONItemStream(parser: JSONParser(reader: try context.openByteReader()), itemsKeys: ["items"])
+    stream.onDuplicateKey = context.duplicateKeyWarning
   }
 
   func next() throws -> SourceRecord? {
@@ -37,10 +38,14 @@ final class GoogleTasksReader: ReminderReader {
         try APIErrorResponse.refuse(members, depth: depth, from: "the Google Tasks API", at: location)
         let kind = members["kind"]?.stringValue
         if kind == Kind.taskList || (kind == nil && parentKind == Kind.taskLists) {
-          return .list(decodeList(members, at: location))
+          var list = decodeList(members, at: location)
+          stream.keepItemDuplicates(in: &list.extra, uid: list.id, diagnostics: context.diagnostics)
+          return .list(list)
         }
         let listID = containers.last(where: { $0.list != nil })?.list?.id ?? ""
-        return .reminder(decodeTask(members, listID: listID, at: location), location)
+        var reminder = decodeTask(members, listID: listID, at: location)
+        stream.keepItemDuplicates(in: &reminder.extra, uid: reminder.id, diagnostics: context.diagnostics)
+        return .reminder(reminder, location)
       }
     }
     return nil

@@ -25,6 +25,7 @@ final class JCalReader: ReminderReader {
   init(context: ReaderContext) throws {
     self.context = context
     parser = JSONParser(reader: try context.openByteReader())
+    parser.onDuplicateKey = context.duplicateKeyWarning
     decoder = JCalDecoder(diagnostics: context.diagnostics, derivedIDs: DerivedIDGenerator())
   }
 

@@ -46,7 +46,9 @@ public enum JSONLinesFormat {
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         let location = context.location(line: lineNumber)
-        let value = try JSONParser.parse(bytes: line, name: context.source.displayName, firstLine: lineNumber)
+        var duplicates: [JSONDuplicateKey] = []
+        let value = try JSONParser.parse(
+          bytes: line, name: context.source.displayName, firstLine: lineNumber, duplicates: &duplicates)
         guard case .object(let members) = value else {
           throw RemconvError.malformedInput("a JSON Lines record must be an object", at: location)
         }
@@ -80,9 +82,11 @@ public enum JSONLinesFormat {
           digest = lineDigest
         }
         let reportedBefore = context.diagnostics.reportedCount
+        // The line's earlier values of a repeated name, its list's members among them, stay
+        // with the reminder the line carries.
         let reminder = ReminderJSON.decodeReminder(
           members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-          ignoring: JSONLinesFormat.listKeySet)
+          ignoring: JSONLinesFormat.listKeySet, duplicates: duplicates)
         context.knownRecords?.note(
           digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore,
           in: context.diagnostics)

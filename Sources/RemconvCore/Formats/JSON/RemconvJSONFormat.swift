@@ -45,13 +45,17 @@ public enum RemconvJSONFormat {
     }
     private var state = State.start
     private var listMembers: [String: JSONValue] = [:]
+    /// The earlier values of the list's members whose name came twice, kept in its extra.
+    private var listDuplicates: [JSONDuplicateKey] = []
     private var listLocation = SourceLocation(file: "")
     private var currentList: ReminderList?
     /// The members `currentList` was decoded from, and the warnings that decoding gave.
     private var emittedMembers: [String: JSONValue] = [:]
+    /// How many of `listDuplicates` the emitted list carries.
+    private var emittedDuplicateCount = 0
     private var emittedDiagnostics: Set<Diagnostic> = []
     /// Reminders met before their list's `id` and `name` (only when a producer orders keys so).
-    private var waiting: [([String: JSONValue], SourceLocation)] = []
+    private var waiting: [([String: JSONValue], [JSONDuplicateKey], SourceLocation)] = []
     /// What the digest of a reminder of `currentList` depends on besides its bytes.
     private var digestContext: RecordDigest?
 
@@ -76,32 +80,49 @@ public enum RemconvJSONFormat {
           listLocation = parser.location
           try parser.expect(UInt8(ascii: "{"), "a list object")
           listMembers = [:]
+          listDuplicates = []
           currentList = nil
           digestContext = nil
           emittedMembers = [:]
+          emittedDuplicateCount = 0
           emittedDiagnostics = []
           waiting = []
           state = .listMembers(first: true)
         case .listMembers(let first):
           if try parser.consume(UInt8(ascii: "}")) {
-            if currentList != nil, listMembers != emittedMembers { try emitLateMembers() }
+            if currentList != nil, listMembers != emittedMembers || listDuplicates.count != emittedDuplicateCount {
+              try emitLateMembers()
+            }
             let list = emitListIfNeeded()
-            for (object, location) in waiting {
-              pending.append(.reminder(decode(object, list: list, location), location))
+            for (object, duplicates, location) in waiting {
+              pending.append(.reminder(decode(object, duplicates, list: list, location), location))
             }
             waiting = []
             state = .lists(first: false)
             continue
           }
           if !first { try parser.expect(UInt8(ascii: ","), "',' or '}' in a list") }
+          _ = try parser.peekToken()
+          let keyLocation = parser.location
           let key = try parser.parseString()
           try parser.expect(UInt8(ascii: ":"), "':'")
           if key == "reminders" {
+            // A second `reminders` array is read like the first: its reminders join the list.
             if listMembers["name"] != nil { _ = emitListIfNeeded() }
             try parser.expect(UInt8(ascii: "["), "an array of reminders")
             state = .reminders(first: true)
           } else {
-            listMembers[key] = try parser.parseValue(depth: 2)
+            let pointer = JSONDuplicateKey.pointer("", appending: key)
+            var found: [JSONDuplicateKey] = []
+            let value = try parser.parse(parser.captureValue(depth: 2), duplicates: &found, under: pointer)
+            if let dropped = listMembers.updateValue(value, forKey: key) {
+              found.append(JSONDuplicateKey(pointer: pointer, key: key, dropped: dropped, location: keyLocation))
+            }
+            for duplicate in found {
+              duplicate.report(
+                to: context.diagnostics, uid: listMembers["id"]?.stringValue, keptIn: "the list's extra.duplicateKeys")
+            }
+            listDuplicates += found
             state = .listMembers(first: false)
           }
         case .reminders(let first):
@@ -122,12 +143,13 @@ public enum RemconvJSONFormat {
             if try knownRecords.holdsUnchanged(reminderDigest) { return .unchanged(location) }
             digest = reminderDigest
           }
-          guard case .object(let object) = try parser.parse(captured) else {
+          var duplicates: [JSONDuplicateKey] = []
+          guard case .object(let object) = try parser.parse(captured, duplicates: &duplicates) else {
             throw RemconvError.malformedInput("a reminder must be a JSON object", at: location)
           }
           if let list = currentList {
             let reportedBefore = context.diagnostics.reportedCount
-            let reminder = decode(object, list: list, location)
+            let reminder = decode(object, duplicates, list: list, location)
             context.knownRecords?.note(
               digest, for: reminder, statedUID: object["id"]?.stringValue, reportedBefore: reportedBefore,
               in: context.diagnostics)
@@ -138,7 +160,7 @@ public enum RemconvJSONFormat {
               "more than \(Self.maximumWaitingReminders) reminders before their list's \"name\": the limit of what waits for it (put \"id\" and \"name\" before \"reminders\")",
               at: listLocation)
           }
-          waiting.append((object, location))
+          waiting.append((object, duplicates, location))
         case .done:
           return nil
         }
@@ -151,6 +173,7 @@ public enum RemconvJSONFormat {
       let list = decodeList()
       currentList = list
       emittedMembers = listMembers
+      emittedDuplicateCount = listDuplicates.count
       pending.append(.list(list))
       return list
     }
@@ -163,6 +186,7 @@ public enum RemconvJSONFormat {
       }
       let list = decodeList()
       emittedMembers = listMembers
+      emittedDuplicateCount = listDuplicates.count
       if list != currentList {
         currentList = list
         pending.append(.list(list))
@@ -172,8 +196,9 @@ public enum RemconvJSONFormat {
     /// Decodes the list's members, reporting each warning once however often it is decoded.
     private func decodeList() -> ReminderList {
       let scratch = DiagnosticLog()
-      let list = ReminderJSON.decodeList(
+      var list = ReminderJSON.decodeList(
         listMembers, fallbackName: context.source.baseName ?? "Reminders", at: listLocation, diagnostics: scratch)
+      JSONDuplicateKey.keep(listDuplicates, in: &list.extra)
       for diagnostic in scratch.entries where emittedDiagnostics.insert(diagnostic).inserted {
         context.diagnostics.report(diagnostic)
       }
@@ -227,11 +252,21 @@ public enum RemconvJSONFormat {
       }
     }
 
-    /// After the lists array: any further members, then `}` and the end of input.
+    /// After the lists array: any further members, then `}` and the end of input. A second
+    /// `lists` is read like the first (the last-wins rule would drop every list of the first).
     private func finishDocument() throws {
       while try parser.consume(UInt8(ascii: ",")) {
-        _ = try parser.parseString()
+        _ = try parser.peekToken()
+        let location = parser.location
+        let key = try parser.parseString()
         try parser.expect(UInt8(ascii: ":"), "':'")
+        if key == "lists" {
+          context.diagnostics.warning(
+            "duplicate-key", "the member \"lists\" comes twice in the document: the lists of both are read", at: location)
+          try parser.expect(UInt8(ascii: "["), "an array of lists")
+          state = .lists(first: true)
+          return
+        }
         _ = try parser.parseValue()
       }
       try parser.expect(UInt8(ascii: "}"), "'}' at the end of the document")
@@ -243,9 +278,14 @@ public enum RemconvJSONFormat {
       if try parser.peekToken() != nil { throw parser.error("unexpected text after the document") }
     }
 
-    private func decode(_ object: [String: JSONValue], list: ReminderList, _ location: SourceLocation) -> Reminder {
+    /// Decodes a reminder; the earlier values of its repeated names are reported (after the
+    /// caller noted the warning count: such a record is never skipped as unchanged) and kept.
+    private func decode(
+      _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], list: ReminderList, _ location: SourceLocation
+    ) -> Reminder {
       ReminderJSON.decodeReminder(
-        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
+        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        duplicates: duplicates)
     }
   }
 

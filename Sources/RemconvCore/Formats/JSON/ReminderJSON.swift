@@ -126,18 +126,21 @@ public enum ReminderJSON {
   /// Reads a reminder object. Values of the wrong type or shape are warnings and are kept in
   /// `extra.invalid`; unknown keys are kept in `extra.json`, but for those in `ignoring` (which
   /// the caller reads).
+  /// `duplicates` are the member names that came twice in the record: each is reported and
+  /// its earlier value kept in `extra.duplicateKeys`.
   public static func decodeReminder(
     _ members: [String: JSONValue], listID: String, at location: SourceLocation,
-    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, ignoring: Set<String> = []
+    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, ignoring: Set<String> = [],
+    duplicates: [JSONDuplicateKey] = []
   ) -> Reminder {
     decodeReminder(
       ObjectMembers(members, ignoring: ignoring), listID: listID, at: location, diagnostics: diagnostics,
-      derivedIDs: derivedIDs)
+      derivedIDs: derivedIDs, duplicates: duplicates)
   }
 
   static func decodeReminder(
     _ members: ObjectMembers<ReminderKey>, listID: String, at location: SourceLocation,
-    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator
+    diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, duplicates: [JSONDuplicateKey] = []
   ) -> Reminder {
     var decoder = FieldDecoder(
       members: members, location: location, uid: members[.id]?.stringValue, diagnostics: diagnostics)
@@ -171,6 +174,12 @@ public enum ReminderJSON {
       tags: decoder.strings(.tags), url: decoder.string(.url), createdAt: decoder.timestamp(.createdAt),
       editedAt: decoder.timestamp(.editedAt))
     reminder.extra = decoder.finish(extra: decoder.object(.extra))
+    if !duplicates.isEmpty {
+      for duplicate in duplicates {
+        duplicate.report(to: diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
+      }
+      JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
+    }
     return reminder
   }
 }

@@ -14,6 +14,7 @@ final class MicrosoftToDoReader: ReminderReader {
     self.context = context
     stream = JSONItemStream(
       parser: JSONParser(reader: try context.openByteReader()), itemsKeys: ["value", "tasks"])
+    stream.onDuplicateKey = context.duplicateKeyWarning
   }
 
   func next() throws -> SourceRecord? {
@@ -38,7 +39,9 @@ final class MicrosoftToDoReader: ReminderReader {
       case .item(let members, let depth, let location):
         try APIErrorResponse.refuse(members, depth: depth, from: "Microsoft Graph", at: location)
         if members["title"] == nil, members["displayName"] != nil {
-          return .list(decodeList(members, at: location))
+          var list = decodeList(members, at: location)
+          stream.keepItemDuplicates(in: &list.extra, uid: list.id, diagnostics: context.diagnostics)
+          return .list(list)
         }
         pending = decodeTask(members, listID: currentListID, at: location)
       }
@@ -152,6 +155,8 @@ final class MicrosoftToDoReader: ReminderReader {
       }
     }
     task.extra = fields.extra(formatKey: MicrosoftToDoFormat.extraKey, kept: kept)
+    // A repeated name in a checklist item is kept here too, under its pointer in the task.
+    stream.keepItemDuplicates(in: &task.extra, uid: task.id, diagnostics: context.diagnostics)
     if !invalidItems.isEmpty {
       var invalid = task.extra["invalid"]?.objectValue ?? [:]
       invalid["checklistItems"] = .array(invalidItems)

@@ -19,6 +19,7 @@ final class TaskwarriorReader: ReminderReader {
     self.context = context
     stream = JSONItemStream(
       parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [Self.wrapperKey], allowsSequence: true)
+    stream.onDuplicateKey = context.duplicateKeyWarning
     defaultListName = context.options.listName ?? context.source.baseName ?? "Reminders"
   }
 
@@ -33,7 +34,8 @@ final class TaskwarriorReader: ReminderReader {
     guard case .item(let members, _, let location) = event else {
       throw RemconvError.malformedInput("a Taskwarrior export is an array of task objects", at: stream.parser.location)
     }
-    let (reminder, project) = decode(members, at: location)
+    var (reminder, project) = decode(members, at: location)
+    stream.keepItemDuplicates(in: &reminder.extra, uid: reminder.id, diagnostics: context.diagnostics)
     guard let project else { return .reminder(reminder, location) }
     let key = ListName.key(for: project)
     if knownProjects.insert(key).inserted {

@@ -17,6 +17,9 @@
 #                  PyPI when missing (default for the full run); existing: use it only if it is
 #                  there (default for smoke runs); none: skip the PyPI peers
 #   BENCH_TIMEOUT  seconds after which one measured command is stopped (default 3600)
+#   BENCH_PROFILE  cases (shell patterns, as BENCH_CASES) whose callgrind profile is kept: for each,
+#                  bench/out/profile/CASE.callgrind and the inclusive top functions in CASE.txt
+#                  (callgrind_annotate --inclusive=yes), e.g. BENCH_PROFILE="import:ics*"
 #   BENCH_CASES    only the cases whose names match one of these space-separated shell patterns
 #                  (default: every case), e.g. BENCH_CASES="libical-lines* sqlite-* import:ics*"
 #                  for the .ics import goal on both corpora; sqlite-c (the process) stands for
@@ -61,6 +64,16 @@ fi
 # A filtered run must not replace the full run's report.
 read -r -a case_patterns <<<"${BENCH_CASES:-}"
 (( ${#case_patterns[@]} )) && report=${BENCH_REPORT:-bench/out/benchmarks.md}
+read -r -a profile_patterns <<<"${BENCH_PROFILE:-}"
+# profiled CASE: whether BENCH_PROFILE asks for the case's profile.
+profiled() {
+  local pattern
+  for pattern in "${profile_patterns[@]}"; do
+    # shellcheck disable=SC2053
+    [[ $1 == $pattern ]] && return 0
+  done
+  return 1
+}
 # wanted CASE: whether BENCH_CASES selects the case.
 wanted() {
   (( ${#case_patterns[@]} )) || return 0
@@ -348,6 +361,13 @@ count() {
   valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/callgrind.%p" "$@" \
     >"$work/stdout" 2>"$work/callgrind.err" || status=$?
   collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$work/callgrind.err" | awk '{ total += $1 } END { printf "%.0f\n", total }')
+  if profiled "$name"; then
+    mkdir -p "$out/profile"
+    local kept=$out/profile/${name//[^A-Za-z0-9@._-]/_}
+    # The largest of the processes' profiles (the measured program's, not a shell's).
+    mv "$(ls -S "$work"/callgrind.[0-9]* | head -n 1)" "$kept.callgrind"
+    callgrind_annotate --inclusive=yes "$kept.callgrind" 2>/dev/null | head -n 120 >"$kept.txt" || true
+  fi
   rm -f "$work"/callgrind.[0-9]*
   if (( status != 0 )); then
     echo "bench: counting $name failed (status $status)" >&2

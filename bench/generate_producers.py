@@ -2,6 +2,8 @@
 """Writes the second benchmark corpus: an iCalendar file as real producers write it.
 
     generate_producers.py COUNT > producers.ics
+    generate_producers.py COUNT --whole-character-folds > same.ics   (the same text, folded only
+                                                                      between characters)
     generate_producers.py --tsv-from producers.jsonl > rows.tsv   (the rows remconv stores, for
                                                                    bench/sqlite_insert.c)
 
@@ -212,14 +214,14 @@ def stamp(rng, year=2026):
                                         rng.next(60))
 
 
-def calendar_lines(list_index, first, count, rng):
+def calendar_lines(list_index, first, count, rng, whole_folds=False):
     """One VCALENDAR: list_index's items first .. first+count-1, in its producer's shapes."""
     producer = PRODUCERS[list_index % len(PRODUCERS)]
     w = Writer(rng)
     name = "%s %03d %s" % (producer.capitalize(), list_index, w.pick(["Einkäufe", "Работа", "仕事", "Home 🏠",
                                                                      "Ταξίδι", "Famille"]))
     head, zones, body = ["BEGIN:VCALENDAR"], [], []
-    whole_characters = producer == "nextcloud"
+    whole_characters = whole_folds or producer == "nextcloud"
     if producer == "apple":
         head += ["VERSION:2.0", "PRODID:-//Apple Inc.//iOS 17.4.1//EN", "CALSCALE:GREGORIAN",
                  "X-WR-CALNAME:" + escape(name), "X-APPLE-CALENDAR-COLOR:#%06X" % rng.next(0xFFFFFF)]
@@ -404,10 +406,11 @@ def main():
                 sys.stdout.write(tsv_row(json.loads(line)) + "\n")
         return
     count = int(sys.argv[1])
+    whole_folds = sys.argv[2:] == ["--whole-character-folds"]
     rng = Sequence(20261201)
     out = sys.stdout.buffer
     for list_index, first in enumerate(range(0, count, LIST_SIZE)):
-        out.write(calendar_lines(list_index, first, min(LIST_SIZE, count - first), rng))
+        out.write(calendar_lines(list_index, first, min(LIST_SIZE, count - first), rng, whole_folds))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@
 #                  for the .ics import goal on both corpora; sqlite-c (the process) stands for
 #                  sqlite-insert and sqlite-read. Applies to the timed runs and the counts alike.
 #                  A filtered run writes bench/out/benchmarks.md unless BENCH_REPORT says otherwise.
+#                  One count runs only when named here: import:ics@producers-whole-folds, the
+#                  producers' file folded only between characters (the same text otherwise).
 #
 # Two corpora: bench/generate.py's (remconv's own JSON Lines, turned into the other formats by
 # remconv) and bench/generate_producers.py's (an .ics as Apple, Nextcloud, tasks.org, Thunderbird
@@ -410,6 +412,15 @@ if command -v valgrind >/dev/null; then
     count "convert:ics>csv@producers" "$remconv" convert "$base.ics" --to csv -o "$work/convert.csv" --force
   fi
   rm -f "$store" "$store-wal" "$store-shm" "$work"/convert.*
+  # Counted only when BENCH_CASES names it: the same file folded only between characters, to
+  # tell what folds inside UTF-8 sequences cost.
+  if [[ " ${BENCH_CASES:-} " == *" import:ics@producers-whole-folds "* ]]; then
+    if [ ! -f "$base-whole-folds.ics" ] || [ bench/generate_producers.py -nt "$base-whole-folds.ics" ]; then
+      python3 bench/generate_producers.py "$count_size" --whole-character-folds >"$base-whole-folds.ics"
+    fi
+    count "import:ics@producers-whole-folds" "$remconv" import "$base-whole-folds.ics" --store "$store" --quiet
+    rm -f "$store" "$store-wal" "$store-shm"
+  fi
 else
   note "valgrind is not installed: the instruction counts are skipped"
 fi

@@ -34,13 +34,14 @@ struct ExportCommand: Command {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let format = try FormatSelection.writerFormat(arguments.value("format"), output: arguments.value("output"), fallback: "json")
     guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames) }
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { context.report($0) }
     let destination = try OutputDestination(
-      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
+      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io,
+      store: StoreFiles(storePath: context.storePath))
     var writerOptions = WriterOptions()
     writerOptions.now = context.now
     writerOptions.timeZone = context.timeZone
@@ -49,6 +50,7 @@ struct ExportCommand: Command {
     if let delimiter = arguments.value("delimiter") { writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter) }
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
+    options.diagnostics = diagnostics
     options.lists = arguments.values("list")
     if let scope = arguments.value("scope").flatMap(ReminderScope.init(rawValue:)) {
       let today = context.today

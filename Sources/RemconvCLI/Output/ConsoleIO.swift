@@ -36,6 +36,19 @@ public final class ConsoleIO {
       isErrorTerminal: terminal, isInputTerminal: terminal)
   }
 
+  /// Whether `path` is this process's standard output under another name (`/dev/stdout`,
+  /// `/dev/fd/1`, or the file the shell redirected it to): written through the one stream, so
+  /// that an output redirected with `>>` is appended to and one with `>` is not written twice.
+  func isStandardOutput(_ path: String) -> Bool {
+    guard !isCapturing else { return false }
+    var target = stat()
+    var output = stat()
+    guard stat(path, &target) == 0, fstat(1, &output) == 0 else { return false }
+    return target.st_dev == output.st_dev && target.st_ino == output.st_ino
+  }
+
+  private var isCapturing: Bool { inputBytes != nil }
+
   /// A reader over standard input.
   public func standardInput() -> ByteReader {
     if let inputBytes { return ByteReader(bytes: inputBytes, name: "<stdin>") }

@@ -5,6 +5,8 @@ public enum Exporter {
     public var lists: [String] = []
     /// Keeps only the reminders for which it returns true (smart scopes).
     public var filter: ((Reminder) -> Bool)?
+    /// Told what the export cannot write as stored (text that is not UTF-8).
+    public var diagnostics: DiagnosticLog?
 
     public init() {}
   }
@@ -29,7 +31,17 @@ public enum Exporter {
       for stored in selected {
         try writer.beginList(stored.list)
         var outline = OutlineFilter()
-        try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
+        let diagnostics = options.diagnostics
+        let invalidText: ((Reminder, [String]) -> Void)? = diagnostics.map { log in
+          { reminder, columns in
+            log.warning(
+              "invalid-utf8",
+              "the stored \(columns.joined(separator: " and ")) \(columns.count == 1 ? "is" : "are") not UTF-8 text "
+                + "(an older store's bytes); written with U+FFFD in place of the bytes that are not",
+              uid: reminder.id)
+          }
+        }
+        try store.forEachReminder(inListRow: stored.rowID, invalidText: invalidText) { reminder, depth in
           // A subtask whose parent the filter leaves out moves up, as outline writers expect.
           guard let depth = outline.visit(depth: depth, kept: options.filter?(reminder) ?? true) else { return }
           try writer.write(reminder, in: stored.list, depth: depth)

@@ -267,7 +267,13 @@ extension Store {
   /// subtasks, siblings in the order they were stored, with the depth of nesting. Reminders
   /// whose parent is missing, in another list or part of a cycle come at depth 0: an export
   /// never drops a reminder because its relations are broken.
-  public func forEachReminder(inListRow listRowID: Int64, _ body: (Reminder, Int) throws -> Void) throws {
+  ///
+  /// `invalidText` is told of each reminder a text column of which is not UTF-8 (an older
+  /// store's BLOB), with the columns' names: their text has U+FFFD in place of the bad bytes.
+  public func forEachReminder(
+    inListRow listRowID: Int64, invalidText: ((Reminder, [String]) -> Void)? = nil,
+    _ body: (Reminder, Int) throws -> Void
+  ) throws {
     var childrenByParent: [Int64: [Int64]] = [:]
     var order: [Int64] = []
     var parentOf: [Int64: Int64] = [:]
@@ -295,8 +301,11 @@ extension Store {
       while let (current, level) = stack.popLast() {
         guard visited.insert(current).inserted else { continue }
         try fetch.bind([.integer(current)])
+        fetch.clearInvalidText()
         if let row = try fetch.step() {
-          try body(Self.decodeReminder(row).reminder, level)
+          let reminder = Self.decodeReminder(row).reminder
+          if let invalidText, !fetch.invalidTextColumns.isEmpty { invalidText(reminder, fetch.invalidTextColumnNames) }
+          try body(reminder, level)
         }
         fetch.reset()
         for child in (childrenByParent[current] ?? []).reversed() { stack.append((child, level + 1)) }

@@ -302,6 +302,15 @@ struct OutputProcessTests {
     #expect(forced.status == 0, "\(forced.errors)")
     #expect(forced.output == expected.output)
     #expect(FileKind.of(link) == .symbolicLink)
+    // Standard error redirected to a file is that stream too: written into, never replaced.
+    let errorLink = directory.file("stderr-link")
+    try FileManager.default.createSymbolicLink(atPath: errorLink, withDestinationPath: "/dev/stderr")
+    let toErrors = try RemconvProcess.run(
+      ["export", "--format", "jsonl", "-o", errorLink, "--force", "--quiet"], environment: Self.environment(directory),
+      scratch: directory.path)
+    #expect(toErrors.status == 0)
+    #expect(toErrors.errors == expected.output)
+    #expect(FileKind.of(errorLink) == .symbolicLink)
   }
 
   /// A conversion whose input is a FIFO nobody writes: it has created its temporary output and
@@ -351,6 +360,36 @@ struct OutputProcessTests {
     #expect(outcome.status == signal)
     #expect(temporaryFiles(in: directory.file("out")) == [])
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []) == [])
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalRemovesTheVdirStage(_ signal: Int32) throws {
+    let directory = TemporaryDirectory()
+    let fifo = directory.file("input.jsonl")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Held open for reading and writing: the conversion opens its input at once and then
+    // waits for lines that never come, its stage made.
+    let held = open(fifo, O_RDWR | O_CLOEXEC)
+    #expect(held >= 0)
+    defer { close(held) }
+    let line = Array(#"{"list":"Errands","id":"e-1","title":"Post"}"#.utf8) + [0x0A]
+    #expect(write(held, line, line.count) == line.count)
+    try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    let process = try RemconvProcess(
+      ["convert", fifo, "--from", "jsonl", "--to", "vdir", "-o", directory.file("out/vdir")],
+      environment: Self.environment(directory), scratch: directory.path)
+    let deadline = Date().addingTimeInterval(20)
+    while temporaryFiles(in: directory.file("out")).isEmpty, Date() < deadline { usleep(2_000) }
+    #expect(temporaryFiles(in: directory.file("out")).count == 1)
+    kill(process.identifier, signal)
+    #expect(endsWithin(process, seconds: 10), "the signal did not end the run")
+    let outcome = process.wait()
+    #expect(outcome.signaled && outcome.status == signal)
+    #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? ["?"]) == [])
   }
 
   @Test func theNextRunRemovesWhatAKilledRunLeft() throws {

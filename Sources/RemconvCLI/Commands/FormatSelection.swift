@@ -79,7 +79,10 @@ final class OutputDestination {
       }
       target = .directory(path)
       file = nil
-    } else if let path, path != "-", !io.isStandardOutput(path) {
+    } else if let path, path != "-", let stream = try io.standardStream(at: path) {
+      file = nil
+      target = .stream(stream)
+    } else if let path, path != "-" {
       let created = try OutputFile(path: path, force: force, protecting: store)
       file = created
       target = .stream(created.writer)

@@ -36,15 +36,29 @@ public final class ConsoleIO {
       isErrorTerminal: terminal, isInputTerminal: terminal)
   }
 
-  /// Whether `path` is this process's standard output under another name (`/dev/stdout`,
-  /// `/dev/fd/1`, or the file the shell redirected it to): written through the one stream, so
-  /// that an output redirected with `>>` is appended to and one with `>` is not written twice.
-  func isStandardOutput(_ path: String) -> Bool {
-    guard !isCapturing else { return false }
+  /// The stream `path` names when it is one of this process's standard streams under another
+  /// name (`/dev/stdout`, `/dev/fd/2`, or the file the shell redirected it to): written
+  /// through that stream, so that an output redirected with `>>` is appended to, and a link
+  /// such as `/dev/stdout` is never replaced. Standard input is refused.
+  func standardStream(at path: String) throws(RemconvError) -> ByteWriter? {
+    guard !isCapturing else { return nil }
     var target = stat()
-    var output = stat()
-    guard stat(path, &target) == 0, fstat(1, &output) == 0 else { return false }
-    return target.st_dev == output.st_dev && target.st_ino == output.st_ino
+    guard stat(path, &target) == 0 else { return nil }
+    for descriptor: Int32 in [0, 1, 2] {
+      var stream = stat()
+      guard fstat(descriptor, &stream) == 0, stream.st_dev == target.st_dev, stream.st_ino == target.st_ino else {
+        continue
+      }
+      switch descriptor {
+      case 1: return output
+      case 2: return errors
+      default:
+        // A terminal is one device for all three streams: written into like any device.
+        if FileKind(mode: target.st_mode).isStream { continue }
+        throw .cannotCreateOutput("\(path): is standard input; refusing to write there")
+      }
+    }
+    return nil
   }
 
   private var isCapturing: Bool { inputBytes != nil }

@@ -320,19 +320,24 @@ struct OutputProcessTests {
     #expect(mkfifo(fifo, 0o600) == 0)
     let output = directory.file("out/converted.json")
     try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
-    // A child inherits the signal mask of the thread that starts it, and the test runner's
-    // threads block these signals: a shell's child would not have them blocked.
+    let process = try startWithTerminationSignals(
+      ["convert", fifo, "--from", "jsonl", "--to", "json", "-o", output], in: directory)
+    return (process, output)
+  }
+
+  /// Starts `remconv ARGUMENTS` with SIGINT, SIGTERM and SIGHUP deliverable, and waits until its
+  /// temporary output appears in `out/`. A child inherits the signal mask of the thread that
+  /// starts it, and the test runner's threads block these: a shell's child would not.
+  private func startWithTerminationSignals(_ arguments: [String], in directory: TemporaryDirectory) throws -> RemconvProcess {
     var signals = sigset_t()
     sigemptyset(&signals)
     for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    let process = try RemconvProcess(
-      ["convert", fifo, "--from", "jsonl", "--to", "json", "-o", output], environment: Self.environment(directory),
-      scratch: directory.path)
+    let process = try RemconvProcess(arguments, environment: Self.environment(directory), scratch: directory.path)
     let deadline = Date().addingTimeInterval(20)
     while temporaryFiles(in: directory.file("out")).isEmpty, Date() < deadline { usleep(2_000) }
     #expect(temporaryFiles(in: directory.file("out")).count == 1)
-    return (process, output)
+    return process
   }
 
   /// Whether `process` ends within `seconds`; it is killed if not, so the test never hangs.
@@ -375,16 +380,8 @@ struct OutputProcessTests {
     let line = Array(#"{"list":"Errands","id":"e-1","title":"Post"}"#.utf8) + [0x0A]
     #expect(write(held, line, line.count) == line.count)
     try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
-    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    let process = try RemconvProcess(
-      ["convert", fifo, "--from", "jsonl", "--to", "vdir", "-o", directory.file("out/vdir")],
-      environment: Self.environment(directory), scratch: directory.path)
-    let deadline = Date().addingTimeInterval(20)
-    while temporaryFiles(in: directory.file("out")).isEmpty, Date() < deadline { usleep(2_000) }
-    #expect(temporaryFiles(in: directory.file("out")).count == 1)
+    let process = try startWithTerminationSignals(
+      ["convert", fifo, "--from", "jsonl", "--to", "vdir", "-o", directory.file("out/vdir")], in: directory)
     kill(process.identifier, signal)
     #expect(endsWithin(process, seconds: 10), "the signal did not end the run")
     let outcome = process.wait()

@@ -53,6 +53,19 @@ import Testing
     #expect(names(in: bench.directory.path).filter { $0.contains(".remconv-") } == [])
   }
 
+  /// A FIFO another user planted where an export was to go would hand them the export.
+  @Test(.enabled(if: geteuid() == 0, "needs root to give a FIFO to another user"))
+  func aFIFOOfAnotherUserIsNeverWrittenInto() throws {
+    let bench = sampleBench()
+    let fifo = bench.directory.file("planted.json")
+    #expect(mkfifo(fifo, 0o666) == 0)
+    #expect(chown(fifo, 65_534, 65_534) == 0)
+    let result = bench.run(["export", "-o", fifo, "--force"])
+    #expect(result.status == .cannotCreate)
+    #expect(result.errors.contains("\(fifo): a FIFO owned by another user; refusing to write into it"), "\(result.errors)")
+    #expect(kind(fifo) == .fifo)
+  }
+
   @Test func outputsAreCreatedWithTheStoresMode() throws {
     let bench = sampleBench()
     let file = bench.directory.file("export.json")

@@ -83,9 +83,14 @@ public final class OutputFile {
   }
 
   /// Opens a FIFO or a device to write into it, as a shell's `>` does (a FIFO waits for its
-  /// reader). What was opened is checked again: a regular file swapped in since the check
-  /// would be written over in place.
+  /// reader). Only one owned by this user or by root: a FIFO another user planted where an
+  /// export was to go (in /tmp) would hand them the export. What was opened is checked again:
+  /// a regular file swapped in since the check would be written over in place.
   private static func openStream(_ path: String) throws(RemconvError) -> Int32 {
+    var found = stat()
+    if stat(path, &found) == 0, found.st_uid != geteuid(), found.st_uid != 0 {
+      throw .cannotCreateOutput("\(path): a \(FileKind(mode: found.st_mode)) owned by another user; refusing to write into it")
+    }
     var descriptor: Int32
     repeat {
       descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
@@ -94,7 +99,9 @@ public final class OutputFile {
       throw .cannotCreateOutput("\(path): cannot open: \(String(cString: strerror(errno)).lowercased())")
     }
     var status = stat()
-    guard fstat(descriptor, &status) == 0, FileKind(mode: status.st_mode).isStream else {
+    guard fstat(descriptor, &status) == 0, FileKind(mode: status.st_mode).isStream,
+      status.st_dev == found.st_dev, status.st_ino == found.st_ino
+    else {
       close(descriptor)
       throw .cannotCreateOutput("\(path): changed while it was opened; nothing was written")
     }

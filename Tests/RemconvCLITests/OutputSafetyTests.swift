@@ -66,6 +66,27 @@ import Testing
     #expect(kind(fifo) == .fifo)
   }
 
+  @Test func aSocketIsNeverReplacedEvenWithForce() throws {
+    let bench = sampleBench()
+    let path = bench.directory.file("socket.json")
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(descriptor >= 0)
+    defer { close(descriptor) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    #expect(bound == 0)
+    let result = bench.run(["export", "-o", path, "--force"])
+    #expect(result.status == .cannotCreate)
+    #expect(result.errors.contains("\(path): is a socket, not a regular file: never replaced, even with --force"), "\(result.errors)")
+    #expect(kind(path) == .socket)
+  }
+
   @Test func outputsAreCreatedWithTheStoresMode() throws {
     let bench = sampleBench()
     let file = bench.directory.file("export.json")

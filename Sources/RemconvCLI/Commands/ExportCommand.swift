@@ -7,7 +7,9 @@ struct ExportCommand: Command {
     abstract: "Export the store's lists and reminders in a format.",
     discussion: """
       Writes to standard output unless -o is given. A file is written beside its target and
-      moved into place when complete; an existing file is replaced only with --force.
+      moved into place when complete, mode 0600; an existing file is replaced only with --force.
+      A FIFO or a device (/dev/stdout, /dev/null) is written into, never replaced; the store and
+      its files are never an output. A missing store is an error (exit 66), never created.
       """,
     options: [
       .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),

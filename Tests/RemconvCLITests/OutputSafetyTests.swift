@@ -349,37 +349,41 @@ struct OutputProcessTests {
 
   /// A conversion whose input is a FIFO nobody writes: it has created its temporary output and
   /// waits in `open` until it is signalled.
-  private func blockedConversion(in directory: TemporaryDirectory) throws -> (RemconvProcess, String) {
+  private func blockedConversion(in directory: TemporaryDirectory, preamble: String? = nil) throws -> (RemconvProcess, String) {
     let fifo = directory.file("input.jsonl")
     #expect(mkfifo(fifo, 0o600) == 0)
     let output = directory.file("out/converted.json")
     try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: true)
     let process = try startWithTerminationSignals(
-      ["convert", fifo, "--from", "jsonl", "--to", "json", "-o", output], in: directory)
+      ["convert", fifo, "--from", "jsonl", "--to", "json", "-o", output], in: directory, preamble: preamble)
     return (process, output)
   }
 
   /// Starts `remconv ARGUMENTS` with SIGINT, SIGTERM and SIGHUP deliverable, and waits until its
   /// temporary output appears in `out/`. A child inherits the signal mask of the thread that
   /// starts it, and the test runner's threads block these: a shell's child would not.
-  private func startWithTerminationSignals(_ arguments: [String], in directory: TemporaryDirectory) throws -> RemconvProcess {
+  private func startWithTerminationSignals(
+    _ arguments: [String], in directory: TemporaryDirectory, preamble: String? = nil
+  ) throws -> RemconvProcess {
     var signals = sigset_t()
     sigemptyset(&signals)
     for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    let process = try RemconvProcess(arguments, environment: Self.environment(directory), scratch: directory.path)
+    let process = try RemconvProcess(
+      arguments, environment: Self.environment(directory), scratch: directory.path, preamble: preamble)
     let deadline = Date().addingTimeInterval(20)
     while temporaryFiles(in: directory.file("out")).isEmpty, Date() < deadline { usleep(2_000) }
     #expect(temporaryFiles(in: directory.file("out")).count == 1)
     return process
   }
 
-  /// Whether `process` ends within `seconds`; it is killed if not, so the test never hangs.
-  private func endsWithin(_ process: RemconvProcess, seconds: Double) -> Bool {
+  /// Whether `process` ends within `seconds`; unless `killing` is off it is killed if not, so
+  /// the test never hangs.
+  private func endsWithin(_ process: RemconvProcess, seconds: Double, killing: Bool = true) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while process.process.isRunning, Date() < deadline { usleep(5_000) }
     guard process.process.isRunning else { return true }
-    kill(process.identifier, SIGKILL)
+    if killing { kill(process.identifier, SIGKILL) }
     return false
   }
 
@@ -399,6 +403,20 @@ struct OutputProcessTests {
     #expect(outcome.status == signal)
     #expect(temporaryFiles(in: directory.file("out")) == [])
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []) == [])
+  }
+
+  /// `nohup` and background jobs ignore signals for their children; remconv keeps them ignored.
+  @Test func aSignalTheParentIgnoresStaysIgnored() throws {
+    let directory = TemporaryDirectory()
+    let (process, _) = try blockedConversion(in: directory, preamble: "trap '' HUP")
+    kill(process.identifier, SIGHUP)
+    #expect(!endsWithin(process, seconds: 1, killing: false), "an ignored SIGHUP ended the run")
+    #expect(temporaryFiles(in: directory.file("out")).count == 1)
+    kill(process.identifier, SIGTERM)
+    #expect(endsWithin(process, seconds: 10), "the signal did not end the run")
+    let outcome = process.wait()
+    #expect(outcome.signaled && outcome.status == SIGTERM)
+    #expect(temporaryFiles(in: directory.file("out")) == [])
   }
 
   @Test(arguments: [SIGINT, SIGTERM])

@@ -238,7 +238,7 @@ enum ICSPrescan {
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {
-        session.zones.add(block)
+        try session.zones.add(block)
         for line in block.lines { zones = zones.appending(line.text) }
       } else if let parent = block.firstValue(of: .uid), !parent.isEmpty {
         for (_, line) in block.topLevelProperties() where line.known == .relatedTo {

@@ -98,6 +98,7 @@ public final class JSONItemStream {
   /// Reads an object at `depth` up to its items array (a container) or its end (an item).
   private func readObject(depth: Int) throws(RemconvError) -> Event {
     let location = parser.location
+    let start = parser.reader.offset
     try parser.expect(UInt8(ascii: "{"), "a JSON object")
     var cursor = MemberCursor()
     var members: [String: JSONValue] = [:]
@@ -112,6 +113,10 @@ public final class JSONItemStream {
         return .containerStart(members: members, itemsKey: key, depth: depth, location)
       }
       members[key] = try parser.parseValue(depth: depth * 2 + 1)
+      // Each member is bounded as it is read; together they are one item.
+      if parser.reader.offset - start > InputLimits.maximumItemSize {
+        throw .invalidInput("an object is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item", at: location)
+      }
     }
     return .item(members: members, depth: depth, location)
   }

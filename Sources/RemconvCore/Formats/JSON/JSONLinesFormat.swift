@@ -99,6 +99,30 @@ public enum JSONLinesFormat {
     }
   }
 
+  /// `{` and a list's members with a trailing comma: how every line of a reminder of `list`
+  /// starts.
+  static func linePrefix(of list: ReminderList) -> [UInt8] {
+    var prefix: [UInt8] = [UInt8(ascii: "{")]
+    ReminderJSON.appendMembers(
+      [
+        ("list", JSONText.quoted(list.name)),
+        ("listId", JSONText.quoted(list.id)),
+        ("listSymbol", JSONText.quoted(list.symbol)),
+        ("listColor", ReminderJSON.string(list.color)),
+        ("listCreatedAt", ReminderJSON.string(list.createdAt?.description)),
+      ] + (list.extra.isEmpty ? [] : [("listExtra", JSONText.encode(.object(list.extra)))]), to: &prefix)
+    prefix.append(UInt8(ascii: ","))
+    return prefix
+  }
+
+  /// The length of the line `Writer` writes for `reminder` in a list whose `linePrefix` is
+  /// `prefixLength` bytes long, without its line break; `scratch` is reused storage.
+  static func lineLength(of reminder: Reminder, prefixLength: Int, scratch: inout [UInt8]) -> Int {
+    scratch.removeAll(keepingCapacity: true)
+    ReminderJSON.appendMembers(of: reminder, to: &scratch)
+    return prefixLength + scratch.count + 1
+  }
+
   final class Writer: ReminderWriter {
     static let inputOrder = WriterInputOrder.anyOrder
     private let output: ByteWriter
@@ -130,16 +154,7 @@ public enum JSONLinesFormat {
     /// list that follow each other.
     private func listPrefix(_ list: ReminderList) -> [UInt8] {
       if let lastList, lastList.list == list { return lastList.prefix }
-      var prefix: [UInt8] = [UInt8(ascii: "{")]
-      ReminderJSON.appendMembers(
-        [
-          ("list", JSONText.quoted(list.name)),
-          ("listId", JSONText.quoted(list.id)),
-          ("listSymbol", JSONText.quoted(list.symbol)),
-          ("listColor", ReminderJSON.string(list.color)),
-          ("listCreatedAt", ReminderJSON.string(list.createdAt?.description)),
-        ] + (list.extra.isEmpty ? [] : [("listExtra", JSONText.encode(.object(list.extra)))]), to: &prefix)
-      prefix.append(UInt8(ascii: ","))
+      let prefix = JSONLinesFormat.linePrefix(of: list)
       lastList = (list, prefix)
       return prefix
     }

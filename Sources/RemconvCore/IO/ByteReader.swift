@@ -190,7 +190,7 @@ public final class ByteReader {
   }
 
   /// Reads everything that is left (bounded by `limit`).
-  public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
+  public func readAll(limit: Int = InputLimits.maximumItemSize) throws(RemconvError) -> [UInt8] {
     var result: [UInt8] = []
     while true {
       if position < count {
@@ -321,8 +321,6 @@ public enum InputLimits {
   public static let maximumFieldSize = 16 << 20
   /// The deepest nesting of JSON containers, OPML outlines or iCalendar components.
   public static let maximumNestingDepth = 256
-  /// The largest document read whole (formats that cannot stream a part, e.g. a vdir item).
-  public static let maximumDocumentSize = 64 << 20
   /// The most items (lists, reminders, skipped components) one import or conversion reads.
   /// Readers hold one item, but a little state grows with the input: the keys of UIDs derived
   /// for sources without UIDs, subtasks waiting for a parent that comes later, lists. This

@@ -44,6 +44,7 @@ final class ItemLimitedReader: ReminderReader {
       // A reminder of no list read here goes to the default list, whose members fit in
       // `defaultListPrefixLength`.
       let prefix = prefixLengths[reminder.listID] ?? Self.defaultListPrefixLength
+      guard JSONLinesFormat.lineLengthBound(of: reminder, prefixLength: prefix) > maximumItemSize else { break }
       let length = JSONLinesFormat.lineLength(of: reminder, prefixLength: prefix, scratch: &scratch)
       if length > maximumItemSize {
         throw RemconvError.invalidInput(

@@ -19,6 +19,9 @@ struct XMLMarkupScreen {
   static let maximumMarkupNotes = 100_000
   static let maximumMarkupNoteBytes = InputLimits.maximumFieldSize
 
+  private static let commentStart: [UInt8] = Array("<!--".utf8)
+  private static let cdataStart: [UInt8] = Array("<![CDATA[".utf8)
+
   private enum State {
     case text
     /// After `<`, while the next bytes decide what follows (held in `pending`).
@@ -62,27 +65,40 @@ struct XMLMarkupScreen {
       case .text:
         if byte == UInt8(ascii: "<") {
           state = .opening
-          pending = [byte]
+          pending.removeAll(keepingCapacity: true)
+          pending.append(byte)
           tagLine = line
         } else if !emittedAnything {
           emit(byte, into: &output)
         } else {
-          output.append(byte)
           // Copy a run of plain text at once.
+          let start = index - 1
           while index < chunk.count, chunk[index] != UInt8(ascii: "<") {
             if chunk[index] == 0x0A { line += 1 }
-            output.append(chunk[index])
             index += 1
           }
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<index]))
         }
       case .opening:
         pending.append(byte)
         try decide(into: &output)
       case .tag:
+        // Copy a run of the tag at once, up to the next byte that matters: the quote that
+        // closes a value, else a quote or `>`.
+        let start = index - 1
+        if !Self.mattersInTag(byte, quote: quote) {
+          while index < chunk.count, !Self.mattersInTag(chunk[index], quote: quote) {
+            if chunk[index] == 0x0A { line += 1 }
+            index += 1
+          }
+          output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<index]))
+          try countTagBytes(index - start)
+          continue
+        }
         output.append(byte)
-        tagBytes += 1
+        try countTagBytes(1)
         if quote != 0 {
-          if byte == quote { quote = 0 }
+          quote = 0
         } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
           // Every attribute has exactly one quoted value.
           quote = byte
@@ -92,9 +108,6 @@ struct XMLMarkupScreen {
           }
         } else if byte == UInt8(ascii: ">") {
           state = .text
-        }
-        if tagBytes > InputLimits.maximumItemSize {
-          throw refusal("a start tag is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item")
         }
       case .comment:
         try note(byte, into: &output)
@@ -125,17 +138,30 @@ struct XMLMarkupScreen {
     }
   }
 
+  private mutating func countTagBytes(_ count: Int) throws(RemconvError) {
+    tagBytes += count
+    if tagBytes > InputLimits.maximumItemSize {
+      throw refusal("a start tag is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item")
+    }
+  }
+
+  /// Whether `byte` changes the state of a tag: inside a value only its closing quote does.
+  @inline(__always)
+  private static func mattersInTag(_ byte: UInt8, quote: UInt8) -> Bool {
+    quote != 0 ? byte == quote : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: ">")
+  }
+
   /// At the end of the input: what was held back goes on, for libxml2 to report as cut off.
   mutating func finish(into output: inout [UInt8]) {
     output.append(contentsOf: pending)
-    pending = []
+    pending.removeAll(keepingCapacity: true)
   }
 
   /// Decides, from the bytes after `<` held so far, what starts; waits for more when they
   /// could still begin a comment or a CDATA section.
   private mutating func decide(into output: inout [UInt8]) throws(RemconvError) {
-    let comment: [UInt8] = Array("<!--".utf8)
-    let cdata: [UInt8] = Array("<![CDATA[".utf8)
+    let comment = Self.commentStart
+    let cdata = Self.cdataStart
     if pending.count == 2, pending[1] == UInt8(ascii: "?") {
       // The XML declaration must come first and is kept; any other instruction is dropped.
       let kept = !emittedAnything
@@ -143,7 +169,7 @@ struct XMLMarkupScreen {
       emittedAnything = true
       state = .instruction(kept: kept)
       last = (0, 0)
-      pending = []
+      pending.removeAll(keepingCapacity: true)
       return
     }
     if pending.count <= comment.count, pending.elementsEqual(comment.prefix(pending.count)) {
@@ -152,7 +178,7 @@ struct XMLMarkupScreen {
       state = .comment
       // `<!-->` does not close the comment it opens: the terminator needs its own dashes.
       last = (0, 0)
-      pending = []
+      pending.removeAll(keepingCapacity: true)
       return
     }
     if pending.count <= cdata.count, pending.elementsEqual(cdata.prefix(pending.count)) {
@@ -172,7 +198,7 @@ struct XMLMarkupScreen {
     }
     emittedAnything = true
     output.append(contentsOf: pending)
-    pending = []
+    pending.removeAll(keepingCapacity: true)
   }
 
   private mutating func emit(_ byte: UInt8, into output: inout [UInt8]) {

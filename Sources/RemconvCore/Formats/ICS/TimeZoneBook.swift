@@ -13,8 +13,9 @@ final class TimeZoneBook {
 
   /// VTIMEZONEs of the input by TZID (the first of each wins).
   private(set) var blocks: [String: ComponentBlock] = [:]
-  /// The zones built from the VTIMEZONEs whose TZID maps to no IANA zone, or why not.
-  private var defined: [String: Result<ICalTimeZone, ICalTimeZone.Refusal>] = [:]
+  /// The zones built from the VTIMEZONEs whose TZID maps to no IANA zone (not those libical
+  /// cannot read as a zone).
+  private var defined: [String: ICalTimeZone] = [:]
   private var resolved: [String: Zone] = [:]
   private let diagnostics: DiagnosticLog
   private let file: String
@@ -39,13 +40,13 @@ final class TimeZoneBook {
     do throws(ICalTimeZone.Refusal) {
       let zone = try ICalTimeZone(
         vtimezone: block.text, lastYear: TimeZoneBounds.lastConvertedYear, maximumChanges: TimeZoneBounds.maximumChanges)
-      defined[tzid] = .success(zone)
+      defined[tzid] = zone
     } catch .tooManyChanges(let limit, let year) {
       throw .malformedInput(
         "VTIMEZONE '\(tzid)': its observances change the offset more than \(limit) times up to \(year): the limit of one time zone",
         at: SourceLocation(file: file, line: block.startLine))
     } catch {
-      defined[tzid] = .failure(error)
+      // Unreadable as a zone: its times are read without one, with the warning `zone(for:)` gives.
     }
   }
 
@@ -63,7 +64,7 @@ final class TimeZoneBook {
         "time-zone", "TZID '\(tzid)' is not an IANA zone name; it is read as \(name) (\(reason))", at: location, uid: uid)
       zone = .iana(name)
     case .unresolved:
-      if let block, case .success(let icalZone) = defined[tzid] {
+      if let block, let icalZone = defined[tzid] {
         diagnostics.warning(
           "time-zone",
           "TZID '\(tzid)' matches no IANA zone; its times are converted to UTC with the file's VTIMEZONE (line \(block.startLine))",

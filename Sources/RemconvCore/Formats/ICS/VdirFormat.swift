@@ -66,32 +66,54 @@ public enum VdirFormat {
           return nil
         }
         let folder = collections.removeFirst()
-        let list = readList(folder)
+        let list = try readList(folder)
         currentList = list
         currentFolder = folder
         items = try Self.itemFiles(in: folder)
+        for link in try Self.linkedItems(in: folder) {
+          context.diagnostics.warning(
+            "symbolic-link", "a symbolic link, not an item: it is not followed and not read", at: SourceLocation(file: folder + "/" + link),
+            uid: nil)
+        }
         return .list(list)
       }
     }
 
-    /// The root when it holds items itself, then its subfolders, without hidden ones.
+    /// The root when it holds items itself, then its subfolders, without hidden ones. A
+    /// subfolder that is a symbolic link is not followed: what is read stays inside the folder
+    /// given (the writer refuses such a list folder too).
     private static func collections(in root: String) throws(RemconvError) -> [String] {
       var folders: [String] = []
       if try !itemFiles(in: root).isEmpty { folders.append(root) }
       for name in try contents(of: root) where !name.hasPrefix(".") {
-        let path = root + "/" + name
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
+        if fileType(root + "/" + name) == S_IFDIR { folders.append(root + "/" + name) }
       }
       return folders
     }
 
-    /// The `.ics` files of a collection, in name order (vdir ignores other files).
+    /// The `.ics` files of a collection, in name order (vdir ignores other files). Symbolic
+    /// links are not items: one could point anywhere, and an error would quote what it holds.
     private static func itemFiles(in folder: String) throws(RemconvError) -> [String] {
       try contents(of: folder).filter { name in
-        guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics") else { return false }
-        return ICSInput.isRegularFile(folder + "/" + name)
+        isItemName(name) && fileType(folder + "/" + name) == S_IFREG
       }
+    }
+
+    /// The `.ics` names of a collection that are symbolic links (each skipped with a warning).
+    private static func linkedItems(in folder: String) throws(RemconvError) -> [String] {
+      try contents(of: folder).filter { name in
+        isItemName(name) && fileType(folder + "/" + name) == S_IFLNK
+      }
+    }
+
+    private static func isItemName(_ name: String) -> Bool {
+      !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics")
+    }
+
+    /// The type bits of `path` itself (a link is a link), or 0 when it cannot be read.
+    private static func fileType(_ path: String) -> mode_t {
+      var status = stat()
+      return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
     }
 
     private static func contents(of folder: String) throws(RemconvError) -> [String] {
@@ -103,28 +125,28 @@ public enum VdirFormat {
     }
 
     /// A collection's list: its `displayname` (else the folder's name), `color` and symbol.
-    private func readList(_ folder: String) -> ReminderList {
+    private func readList(_ folder: String) throws(RemconvError) -> ReminderList {
       let folderName = URL(fileURLWithPath: folder).lastPathComponent
-      let name = metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      let name = try metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
         ?? VdirNames.decoded(folderName)
-      let id = metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      let id = try metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
       var list = ReminderList(id: id ?? StableID.derived(["list", ListName.key(for: name)]), name: name)
-      if let symbol = metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
-      if let created = metadata(createdFile, in: folder), !created.isEmpty {
+      if let symbol = try metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
+      if let created = try metadata(createdFile, in: folder), !created.isEmpty {
         if let timestamp = Timestamp(iso: created) {
           list.createdAt = timestamp
         } else {
           invalidMetadata(createdFile, created, in: folder, list: &list, "is not an ISO 8601 instant")
         }
       }
-      if let extra = metadata(extraFile, in: folder), !extra.isEmpty {
+      if let extra = try metadata(extraFile, in: folder), !extra.isEmpty {
         if let object = ICSPassThrough.decode(extra) {
           list.extra.merge(object) { _, new in new }
         } else {
           invalidMetadata(extraFile, extra, in: folder, list: &list, "is not a JSON object")
         }
       }
-      if let color = metadata(colorFile, in: folder), !color.isEmpty {
+      if let color = try metadata(colorFile, in: folder), !color.isEmpty {
         if let normalized = ListColor.normalized(color) {
           list.color = normalized
         } else {
@@ -145,14 +167,31 @@ public enum VdirFormat {
       list.extra["vdir"] = .object(["invalid": .object(invalid)])
     }
 
-    private func metadata(_ name: String, in folder: String) -> String? {
-      guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
-      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// A metadata file's text, trimmed; nil when there is none. At most the file's limit plus
+    /// one byte is read: a larger file is refused, not loaded. A symbolic link is not followed.
+    private func metadata(_ name: String, in folder: String) throws(RemconvError) -> String? {
+      let path = folder + "/" + name
+      let limit = name == extraFile ? InputLimits.maximumItemSize : InputLimits.maximumVdirMetadataSize
+      switch Self.fileType(path) {
+      case S_IFREG: break
+      case S_IFLNK:
+        context.diagnostics.warning(
+          "symbolic-link", "a symbolic link, not a metadata file: it is not followed and not read", at: SourceLocation(file: path),
+          uid: nil)
+        return nil
+      default: return nil
+      }
+      let reader = try ByteReader.open(path: path, followingLinks: false)
+      let bytes = try limit < ByteReader.bufferSize ? reader.peekPrefix(limit + 1) : reader.readAll(limit: limit)
+      guard bytes.count <= limit else {
+        throw .invalidInput("larger than the limit of \(limit) bytes for a vdir metadata file", at: SourceLocation(file: path))
+      }
+      return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func openItem(_ name: String, in list: ReminderList) throws -> ICSReader {
       let path = currentFolder + "/" + name
-      let bytes = try ByteReader.open(path: path).readAll()
+      let bytes = try ByteReader.open(path: path, followingLinks: false).readAll(limit: InputLimits.maximumItemSize)
       let session = ICSReadSession(
         file: path, diagnostics: context.diagnostics, options: context.options, links: links, derivedIDs: derivedIDs)
       try ICSPrescan.scan(ByteReader(bytes: bytes, name: path), session: session)
@@ -170,7 +209,7 @@ public enum VdirFormat {
           let path = folder + "/" + name
           let session = ICSReadSession(
             file: path, diagnostics: quiet, options: context.options, links: links, derivedIDs: derivedIDs)
-          try ICSPrescan.scan(ByteReader.open(path: path), session: session)
+          try ICSPrescan.scan(ByteReader.open(path: path, followingLinks: false), session: session)
         }
       }
     }

@@ -17,6 +17,25 @@
 #                  PyPI when missing (default for the full run); existing: use it only if it is
 #                  there (default for smoke runs); none: skip the PyPI peers
 #   BENCH_TIMEOUT  seconds after which one measured command is stopped (default 3600)
+#   BENCH_PROFILE  cases (shell patterns, as BENCH_CASES) whose callgrind profile is kept: for each,
+#                  bench/out/profile/CASE.callgrind and the inclusive top functions in CASE.txt
+#                  (callgrind_annotate --inclusive=yes), e.g. BENCH_PROFILE="import:ics*"
+#   BENCH_CASES    only the cases whose names match one of these space-separated shell patterns
+#                  (default: every case), e.g. BENCH_CASES="libical-lines* sqlite-* import:ics*"
+#                  for the .ics import goal on both corpora; sqlite-c (the process) stands for
+#                  sqlite-insert and sqlite-read. Applies to the timed runs and the counts alike.
+#                  A filtered run writes bench/out/benchmarks.md unless BENCH_REPORT says otherwise.
+#                  One count runs only when named here: import:ics@producers-whole-folds, the
+#                  producers' file folded only between characters (the same text otherwise).
+#
+# Two corpora: bench/generate.py's (remconv's own JSON Lines, turned into the other formats by
+# remconv) and bench/generate_producers.py's (an .ics as Apple, Nextcloud, tasks.org, Thunderbird
+# and Outlook write it: long notes in many scripts and emoji, folds inside multi-byte characters,
+# absolute alarm triggers, Windows TZIDs, VTIMEZONEs; its JSON Lines and CSV made by remconv from
+# it, and the SQLite floor's rows from that JSON Lines). The second corpus's cases end in
+# "@producers": the .ics import (first and again), the .ics conversion to CSV, the JSON Lines
+# import, and libical and the SQLite floor on its files, so that the .ics import goal is judged on
+# both. It is run at sizes up to 100k.
 #
 # A smoke run is one with BENCH_SIZES set and every size below 100000.
 #
@@ -44,6 +63,30 @@ else
   peers=${BENCH_PEERS:-venv}
   report=${BENCH_REPORT:-docs/benchmarks.md}
 fi
+# A filtered run must not replace the full run's report.
+read -r -a case_patterns <<<"${BENCH_CASES:-}"
+(( ${#case_patterns[@]} )) && report=${BENCH_REPORT:-bench/out/benchmarks.md}
+read -r -a profile_patterns <<<"${BENCH_PROFILE:-}"
+# profiled CASE: whether BENCH_PROFILE asks for the case's profile.
+profiled() {
+  local pattern
+  for pattern in "${profile_patterns[@]}"; do
+    # shellcheck disable=SC2053
+    [[ $1 == $pattern ]] && return 0
+  done
+  return 1
+}
+# wanted CASE: whether BENCH_CASES selects the case.
+wanted() {
+  (( ${#case_patterns[@]} )) || return 0
+  local pattern
+  for pattern in "${case_patterns[@]}"; do
+    # shellcheck disable=SC2053
+    [[ $1 == $pattern || ${1/#sqlite-c/sqlite-insert} == $pattern || ${1/#sqlite-c/sqlite-read} == $pattern ]] &&
+      return 0
+  done
+  return 1
+}
 runs_large=${BENCH_RUNS_1M:-1}
 timeout_seconds=${BENCH_TIMEOUT:-3600}
 out=bench/out
@@ -114,6 +157,7 @@ failures=0
 measure() {
   local size=$1 name=$2 round=$3
   shift 3
+  wanted "$name" || return 0
   local timing=$work/timing
   local status=0
   /usr/bin/time -f '%e %U %S %M' -o "$timing" timeout "$timeout_seconds" "$@" >"$work/stdout" 2>"$work/stderr" || status=$?
@@ -173,6 +217,51 @@ prepare_size() {
   fi
 }
 
+# sqlite_floor SIZE ROUND ROWS.tsv SUFFIX: the SQLite floor on those rows, recorded as
+# sqlite-c, sqlite-insert and sqlite-read (each with the suffix, "@producers" for the second corpus).
+sqlite_floor() {
+  local size=$1 round=$2 rows=$3 suffix=$4
+  wanted "sqlite-c$suffix" || return 0
+  : >"$work/stdout"
+  measure "$size" "sqlite-c$suffix" "$round" "$out/bin/sqlite_insert" "$rows" "$work/floor.sqlite"
+  # rows N insert W s user U s read W s user U s (B bytes)
+  local insert_wall insert_user read_wall read_user rss
+  read -r _ _ _ insert_wall _ _ insert_user _ _ read_wall _ _ read_user _ <"$work/stdout" || true
+  rss=$(awk -F'\t' -v s="$size" -v r="$round" -v c="sqlite-c$suffix" '$1 == s && $2 == c && $3 == r { print $7 }' "$results")
+  record "$size" "sqlite-insert$suffix" "$round" "${insert_wall:-0}" "${insert_user:-0}" "${rss:-0}"
+  record "$size" "sqlite-read$suffix" "$round" "${read_wall:-0}" "${read_user:-0}" "${rss:-0}"
+  rm -f "$work/floor.sqlite"*
+}
+
+# The second corpus (bench/generate_producers.py): the .ics as its producers write it; the
+# JSON Lines and CSV are remconv's reading of it, the floor's rows that JSON Lines as stored.
+prepare_producers() {
+  local size=$1 base=$data/p$size
+  if [ ! -f "$base.ready" ] || [ bench/generate_producers.py -nt "$base.ready" ] || [ bench/generate.py -nt "$base.ready" ]; then
+    echo "bench: generating $size items as their producers write them" >&2
+    python3 bench/generate_producers.py "$size" >"$base.ics.tmp" && mv "$base.ics.tmp" "$base.ics"
+    "$remconv" convert "$base.ics" --to jsonl -o "$base.jsonl" --force --quiet
+    "$remconv" convert "$base.ics" --to csv -o "$base.csv" --force --quiet
+    python3 bench/generate_producers.py --tsv-from "$base.jsonl" >"$base.tsv"
+    touch "$base.ready"
+  fi
+}
+
+run_producers_round() {
+  local size=$1 round=$2 base=$data/p$size
+  local store=$work/store.sqlite
+  measure "$size" libical-lines@producers "$round" "$out/bin/libical_parse" "$base.ics" lines
+  sqlite_floor "$size" "$round" "$base.tsv" @producers
+  rm -f "$store" "$store-wal" "$store-shm"
+  measure "$size" "import:ics@producers" "$round" "$remconv" import "$base.ics" --store "$store" --quiet
+  measure "$size" "reimport:ics@producers" "$round" "$remconv" import "$base.ics" --store "$store" --quiet
+  rm -f "$store" "$store-wal" "$store-shm"
+  measure "$size" "import:jsonl@producers" "$round" "$remconv" import "$base.jsonl" --store "$store" --quiet
+  rm -f "$store" "$store-wal" "$store-shm"
+  measure "$size" "convert:ics>csv@producers" "$round" "$remconv" convert "$base.ics" --to csv -o "$work/convert.csv" --force
+  rm -f "$work"/convert.*
+}
+
 run_round() {
   local size=$1 round=$2 base=$data/c$size
   local store=$work/store.sqlite
@@ -182,14 +271,7 @@ run_round() {
   measure "$size" libical-lines "$round" "$out/bin/libical_parse" "$base.ics" lines
   # The whole-file route holds the whole tree: about 5 GB at 1M, so it is measured up to 100k.
   (( size <= 100000 )) && measure "$size" libical-whole "$round" "$out/bin/libical_parse" "$base.ics" whole
-  measure "$size" sqlite-c "$round" "$out/bin/sqlite_insert" "$base.tsv" "$work/floor.sqlite"
-  # rows N insert W s user U s read W s user U s (B bytes)
-  read -r _ _ _ insert_wall _ _ insert_user _ _ read_wall _ _ read_user _ <"$work/stdout" || true
-  local rss
-  rss=$(awk -F'\t' -v s="$size" -v r="$round" '$1 == s && $2 == "sqlite-c" && $3 == r { print $7 }' "$results")
-  record "$size" sqlite-insert "$round" "${insert_wall:-0}" "${insert_user:-0}" "${rss:-0}"
-  record "$size" sqlite-read "$round" "${read_wall:-0}" "${read_user:-0}" "${rss:-0}"
-  rm -f "$work/floor.sqlite"*
+  sqlite_floor "$size" "$round" "$base.tsv" ""
   # Imports into a new store, then the same file again (nothing changes).
   for format in "${import_formats[@]}"; do
     rm -f "$store" "$store-wal" "$store-shm"
@@ -255,11 +337,15 @@ run_round() {
 
 for size in $sizes; do
   prepare_size "$size"
+  # The producers' corpus up to 100k: its 1M file would be 2.1 GB (and its JSON Lines, CSV and
+  # rows as much again), and the goal it is there for is judged at 100k.
+  (( size <= 100000 )) && prepare_producers "$size"
   rounds=$runs
   (( size >= 1000000 )) && rounds=$runs_large
   for round in $(seq 1 "$rounds"); do
     echo "bench: $size items, round $round of $rounds" >&2
     run_round "$size" "$round"
+    (( size > 100000 )) || run_producers_round "$size" "$round"
   done
 done
 # --- Instructions --------------------------------------------------------------------------
@@ -274,10 +360,18 @@ count_size=10000
 count() {
   local name=$1
   shift
+  wanted "$name" || return 0
   local status=0 collected
   valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$work/callgrind.%p" "$@" \
     >"$work/stdout" 2>"$work/callgrind.err" || status=$?
   collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$work/callgrind.err" | awk '{ total += $1 } END { printf "%.0f\n", total }')
+  if profiled "$name"; then
+    mkdir -p "$out/profile"
+    local kept=$out/profile/${name//[^A-Za-z0-9@._-]/_}
+    # The largest of the processes' profiles (the measured program's, not a shell's).
+    mv "$(ls -S "$work"/callgrind.[0-9]* | head -n 1)" "$kept.callgrind"
+    callgrind_annotate --inclusive=yes "$kept.callgrind" 2>/dev/null | head -n 120 >"$kept.txt" || true
+  fi
   rm -f "$work"/callgrind.[0-9]*
   if (( status != 0 )); then
     echo "bench: counting $name failed (status $status)" >&2
@@ -306,12 +400,41 @@ if command -v valgrind >/dev/null; then
   count "convert:csv>csv" "$remconv" convert "$base.csv" --to csv -o "$work/convert.csv" --force
   count "convert:jsonl>jsonl" "$remconv" convert "$base.jsonl" --to jsonl -o "$work/convert.jsonl" --force
   rm -f "$work"/convert.*
+  # The second corpus: the .ics import goal's three terms, and the same conversion.
+  base=$data/p$count_size
+  if [ -f "$base.ready" ]; then
+    count libical-lines@producers "$out/bin/libical_parse" "$base.ics" lines
+    rm -f "$work/floor.sqlite"*
+    count sqlite-insert@producers "$out/bin/sqlite_insert" "$base.tsv" "$work/floor.sqlite" insert-only
+    rm -f "$work/floor.sqlite"* "$store" "$store-wal" "$store-shm"
+    # Its files are six times the first corpus's, and a debug build's count of them takes longer
+    # than the rest of a smoke run's counts: a smoke run, whose timed round has already run these
+    # cases, counts only the limits on this corpus, to stay fast.
+    if (( ! smoke )) || (( ${#case_patterns[@]} )); then
+      count "import:ics@producers" "$remconv" import "$base.ics" --store "$store" --quiet
+      count "reimport:ics@producers" "$remconv" import "$base.ics" --store "$store" --quiet
+      count "convert:ics>csv@producers" "$remconv" convert "$base.ics" --to csv -o "$work/convert.csv" --force
+    fi
+    rm -f "$store" "$store-wal" "$store-shm" "$work"/convert.*
+    # Counted only when BENCH_CASES names it: the same file folded only between characters, to
+    # tell what folds inside UTF-8 sequences cost.
+    if [[ " ${BENCH_CASES:-} " == *" import:ics@producers-whole-folds "* ]]; then
+      if [ ! -f "$base-whole-folds.ics" ] || [ bench/generate_producers.py -nt "$base-whole-folds.ics" ]; then
+        python3 bench/generate_producers.py "$count_size" --whole-character-folds >"$base-whole-folds.ics"
+      fi
+      count "import:ics@producers-whole-folds" "$remconv" import "$base-whole-folds.ics" --store "$store" --quiet
+      rm -f "$store" "$store-wal" "$store-shm"
+    fi
+  fi
 else
   note "valgrind is not installed: the instruction counts are skipped"
 fi
 
+if (( smoke )) && (( ! ${#case_patterns[@]} )); then
+  note "smoke run: remconv's instructions on the producers' corpus are not counted (its timed round ran every case)"
+fi
 if (( ! smoke )); then
-  note "vdir export (one synced file per reminder) is measured up to 10k only, libical's whole-file parse (5 GB at 1M) up to 100k"
+  note "vdir export (one synced file per reminder) is measured up to 10k only, libical's whole-file parse (5 GB at 1M) and the producers' corpus (2.1 GB at 1M) up to 100k"
   note "python-icalendar, vobject and todoman run once per size (their times are 10 to 100 times remconv's)"
 fi
 if (( ! smoke )) && [[ " $sizes " != *" 1000000 "* ]]; then

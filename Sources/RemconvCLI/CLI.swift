@@ -32,10 +32,25 @@ public enum CLI {
   public static func run(
     _ arguments: [String], io: ConsoleIO, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ExitStatus {
-    let status = dispatch(arguments, io: io, environment: environment)
-    try? io.output.flush()
+    var status = dispatch(arguments, io: io, environment: environment)
+    status = checkedOutput(status, io: io)
     try? io.errors.flush()
     return status
+  }
+
+  /// Every command's standard output ends here: a write that failed on the way (a line
+  /// printed while the disk was full) or the last flush turns success into the failure it is,
+  /// so that no command can report success for output that was lost. A command that already
+  /// failed keeps its own status and message.
+  private static func checkedOutput(_ status: ExitStatus, io: ConsoleIO) -> ExitStatus {
+    do {
+      try io.output.flush()
+      return status
+    } catch {
+      guard status == .ok || status == .findings else { return status }
+      io.printError("remconv: error: \(error)")
+      return ExitStatus.from(error)
+    }
   }
 
   private static func dispatch(_ arguments: [String], io: ConsoleIO, environment: [String: String]) -> ExitStatus {

@@ -45,8 +45,10 @@ import Testing
     #expect(bench.run(["lists", "--names"]).output == "Groceries\nWork\nSomeday\n")
   }
 
-  @Test func anEmptyStoreSaysSo() {
+  @Test func anEmptyStoreSaysSo() throws {
     let bench = TestBench()
+    // A store that exists and is empty: `lists` never creates one (a missing store is exit 66).
+    try Store(path: bench.storePath).close()
     #expect(bench.run(["lists"]).output == "No Lists\n\nToday      0\nScheduled  0\nFlagged    0\nAll        0\n")
   }
 

@@ -66,8 +66,12 @@ public final class CommandContext {
   }
 
   /// Opens the store, upgrading it unless `--no-upgrade`; the upgrade is told on stderr.
-  public func openStore(readOnly: Bool = false) throws -> Store {
-    try Store(path: storePath, options: storeOptions(readOnly: readOnly))
+  /// Commands that only read pass `create: false`: a missing store is then exit 66 naming
+  /// the path, and nothing (not even its folder) is created.
+  public func openStore(readOnly: Bool = false, create: Bool = true) throws -> Store {
+    var options = storeOptions(readOnly: readOnly)
+    options.createIfMissing = create
+    return try Store(path: storePath, options: options)
   }
 
   /// The store options of the command line: `--no-upgrade`, `--on-duplicate`, the busy

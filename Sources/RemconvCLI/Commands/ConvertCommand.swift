@@ -40,7 +40,8 @@ struct ConvertCommand: Command {
     // The output first: an existing file is refused before a large input is read (an .ics
     // reader reads its input once when it opens).
     let destination = try OutputDestination(
-      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
+      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io,
+      store: StoreFiles(storePath: context.storePath))
     let (reader, _, source) = try FormatSelection.reader(
       for: input, format: arguments.value("from"), options: options, diagnostics: diagnostics, io: context.io)
     var writerOptions = WriterOptions()

@@ -7,7 +7,9 @@ struct ExportCommand: Command {
     abstract: "Export the store's lists and reminders in a format.",
     discussion: """
       Writes to standard output unless -o is given. A file is written beside its target and
-      moved into place when complete; an existing file is replaced only with --force.
+      moved into place when complete, mode 0600; an existing file is replaced only with --force.
+      A FIFO or a device (/dev/stdout, /dev/null) is written into, never replaced; the store and
+      its files are never an output. A missing store is an error (exit 66), never created.
       Reminders whose list is gone (orphans) are written into a list "Recovered", with a
       warning giving their count; the store is not changed.
       """,
@@ -36,13 +38,14 @@ struct ExportCommand: Command {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let format = try FormatSelection.writerFormat(arguments.value("format"), output: arguments.value("output"), fallback: "json")
     guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames) }
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { context.report($0) }
     let destination = try OutputDestination(
-      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io)
+      path: arguments.value("output"), format: format, force: arguments.flag("force"), io: context.io,
+      store: StoreFiles(storePath: context.storePath))
     var writerOptions = WriterOptions()
     writerOptions.now = context.now
     writerOptions.timeZone = context.timeZone
@@ -51,8 +54,8 @@ struct ExportCommand: Command {
     if let delimiter = arguments.value("delimiter") { writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter) }
     let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
-    options.lists = arguments.values("list")
     options.diagnostics = diagnostics
+    options.lists = arguments.values("list")
     if let scope = arguments.value("scope").flatMap(ReminderScope.init(rawValue:)) {
       let today = context.today
       options.filter = { scope.contains($0, today: today) }

@@ -68,15 +68,22 @@ final class OutputDestination {
   let target: OutputTarget
   private let file: OutputFile?
 
-  init(path: String?, format: FormatDescriptor, force: Bool, io: ConsoleIO) throws {
+  /// `store` is the store the command line names: its files are never an output.
+  init(path: String?, format: FormatDescriptor, force: Bool, io: ConsoleIO, store: StoreFiles) throws {
     if format.isDirectory {
       guard let path, path != "-" else {
         throw UsageError.invalid("The \(format.name) format writes a folder: give -o FOLDER")
       }
+      if let refusal = store.refusal(for: path) {
+        throw RemconvError.cannotCreateOutput("\(path): \(refusal); refusing to write there")
+      }
       target = .directory(path)
       file = nil
+    } else if let path, path != "-", let stream = try io.standardStream(at: path) {
+      file = nil
+      target = .stream(stream)
     } else if let path, path != "-" {
-      let created = try OutputFile(path: path, force: force)
+      let created = try OutputFile(path: path, force: force, protecting: store)
       file = created
       target = .stream(created.writer)
     } else {
@@ -85,7 +92,7 @@ final class OutputDestination {
     }
   }
 
-  /// Moves a written file into place.
+  /// Moves a written file into place (a folder format's writer moves its own at `finish`).
   func commit() throws {
     try file?.commit()
   }

@@ -25,7 +25,7 @@ struct ListsCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     let today = context.today
     let (lists, counts) = try store.read { (try store.lists(), try ReminderCounts(store: store, today: today)) }

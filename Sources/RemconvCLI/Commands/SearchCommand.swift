@@ -26,7 +26,7 @@ struct SearchCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     let view = try ReminderView(
       search: search, store: store, today: context.today, options: ReminderArguments.viewOptions(arguments))

@@ -42,7 +42,7 @@ struct ShowCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     let options = ReminderArguments.viewOptions(arguments)
     let view: ReminderView

@@ -39,10 +39,7 @@ struct ValidateCommand: Command {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let path = context.storePath
     // Validating must not create the store it was asked to check.
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw RemconvError.inputMissing("\(path): no store here")
-    }
-    let store = try context.openStore()
+    let store = try context.openStore(create: false)
     defer { store.close() }
     if store.isNewerThanThisVersion, !context.isQuiet {
       context.io.printError(

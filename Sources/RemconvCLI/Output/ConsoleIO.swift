@@ -36,6 +36,33 @@ public final class ConsoleIO {
       isErrorTerminal: terminal, isInputTerminal: terminal)
   }
 
+  /// The stream `path` names when it is one of this process's standard streams under another
+  /// name (`/dev/stdout`, `/dev/fd/2`, or the file the shell redirected it to): written
+  /// through that stream, so that an output redirected with `>>` is appended to, and a link
+  /// such as `/dev/stdout` is never replaced. Standard input is refused.
+  func standardStream(at path: String) throws(RemconvError) -> ByteWriter? {
+    guard !isCapturing else { return nil }
+    var target = stat()
+    guard stat(path, &target) == 0 else { return nil }
+    for descriptor: Int32 in [0, 1, 2] {
+      var stream = stat()
+      guard fstat(descriptor, &stream) == 0, stream.st_dev == target.st_dev, stream.st_ino == target.st_ino else {
+        continue
+      }
+      switch descriptor {
+      case 1: return output
+      case 2: return errors
+      default:
+        // A terminal is one device for all three streams: written into like any device.
+        if FileKind(mode: target.st_mode).isStream { continue }
+        throw .cannotCreateOutput("\(path): is standard input; refusing to write there")
+      }
+    }
+    return nil
+  }
+
+  private var isCapturing: Bool { inputBytes != nil }
+
   /// A reader over standard input.
   public func standardInput() -> ByteReader {
     if let inputBytes { return ByteReader(bytes: inputBytes, name: "<stdin>") }

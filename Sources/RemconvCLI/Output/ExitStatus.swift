@@ -10,7 +10,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
   case usage = 64
   /// EX_DATAERR: the input is malformed or refused, or the store file is not a remconv store.
   case dataError = 65
-  /// EX_NOINPUT: an input file or a named item does not exist.
+  /// EX_NOINPUT: an input file or a named item does not exist, or the store a read needs.
   case noInput = 66
   /// EX_SOFTWARE: an internal error (a bug).
   case software = 70
@@ -33,10 +33,10 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case .findings: "the command ran and found problems (validate)"
     case .usage: "the command line is wrong"
     case .dataError: "the input is malformed or refused, or the file is not a remconv store"
-    case .noInput: "an input file, list or reminder does not exist"
+    case .noInput: "an input file, list or reminder does not exist, or the store for a command that only reads"
     case .software: "internal error"
-    case .cannotCreate: "an output cannot be created (exists: use --force)"
-    case .ioError: "reading or writing failed (disk full, read-only store)"
+    case .cannotCreate: "an output cannot be created (exists: use --force; the store or one of its files)"
+    case .ioError: "reading or writing failed (disk full, read-only store, standard output)"
     case .busy: "the store is busy with another writer"
     case .storeTooNew: "the store was written by a newer remconv"
     case .upgradeRefused: "the store needs an upgrade (--no-upgrade given) or a migration was altered"

@@ -63,10 +63,12 @@ public final class ByteReader {
     if ownsDescriptor { close(descriptor) }
   }
 
-  public static func open(path: String) throws(RemconvError) -> ByteReader {
-    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+  /// `followingLinks: false` refuses a symbolic link (`O_NOFOLLOW`): for the files of a
+  /// folder, which must not lead outside it.
+  public static func open(path: String, followingLinks: Bool = true) throws(RemconvError) -> ByteReader {
+    let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
     guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
+      let reason = errno == ELOOP && !followingLinks ? "is a symbolic link" : String(cString: strerror(errno))
       throw .inputMissing("\(path): \(reason.lowercased())")
     }
     var status = stat()
@@ -188,7 +190,7 @@ public final class ByteReader {
   }
 
   /// Reads everything that is left (bounded by `limit`).
-  public func readAll(limit: Int = InputLimits.maximumDocumentSize) throws(RemconvError) -> [UInt8] {
+  public func readAll(limit: Int = InputLimits.maximumItemSize) throws(RemconvError) -> [UInt8] {
     var result: [UInt8] = []
     while true {
       if position < count {
@@ -319,11 +321,18 @@ public enum InputLimits {
   public static let maximumFieldSize = 16 << 20
   /// The deepest nesting of JSON containers, OPML outlines or iCalendar components.
   public static let maximumNestingDepth = 256
-  /// The largest document read whole (formats that cannot stream a part, e.g. a vdir item).
-  public static let maximumDocumentSize = 64 << 20
   /// The most items (lists, reminders, skipped components) one import or conversion reads.
   /// Readers hold one item, but a little state grows with the input: the keys of UIDs derived
   /// for sources without UIDs, subtasks waiting for a parent that comes later, lists. This
   /// bounds that state and a runaway pipeline; it is ten times the largest benchmark.
   public static let maximumItemCount = 10_000_000
+  /// The largest single item (one reminder with everything it holds), as a reader reads it
+  /// and as remconv's JSON Lines writes it: what one import accepts, an export writes and a
+  /// later import reads back. The same as the longest line, so that an item's JSON Lines line
+  /// always fits.
+  public static let maximumItemSize = 16 << 20
+  /// The largest metadata file of a vdir collection (`displayname`, `color`, remconv's id,
+  /// symbol and creation time): a name or a colour, never more. `remconv-extra` holds a list's
+  /// `extra` and may be as large as an item.
+  public static let maximumVdirMetadataSize = 4 << 10
 }

@@ -15,6 +15,10 @@ public final class ByteWriter {
   private var count = 0
   /// Everything written, for a memory writer.
   public private(set) var memory: [UInt8] = []
+  /// The first write that failed. Later flushes throw it again without writing, so that a
+  /// caller that ignored one failure (a line printed with `try?`) still learns of it at the
+  /// last flush, and nothing is written after a gap.
+  public private(set) var failure: RemconvError?
 
   public init(fileDescriptor: Int32, name: String) {
     destination = .descriptor(fileDescriptor, name: name)
@@ -64,6 +68,7 @@ public final class ByteWriter {
   }
 
   public func flush() throws(RemconvError) {
+    if let failure { throw failure }
     guard count > 0 else { return }
     let pending = UnsafeBufferPointer(rebasing: buffer[..<count])
     switch destination {
@@ -76,7 +81,10 @@ public final class ByteWriter {
         if result < 0 {
           if errno == EINTR { continue }
           let reason = String(cString: strerror(errno)).lowercased()
-          throw .ioFailure("\(name): write failed: \(reason)")
+          let error = RemconvError.ioFailure("\(name): write failed: \(reason)")
+          failure = error
+          count = 0
+          throw error
         }
         written += result
       }

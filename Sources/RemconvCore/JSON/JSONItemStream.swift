@@ -112,6 +112,7 @@ public final class JSONItemStream {
   /// Reads an object at `depth` up to its items array (a container) or its end (an item).
   private func readObject(depth: Int) throws(RemconvError) -> Event {
     let location = parser.location
+    let start = parser.reader.offset
     try parser.expect(UInt8(ascii: "{"), "a JSON object")
     var cursor = MemberCursor()
     var members: [String: JSONValue] = [:]
@@ -127,6 +128,10 @@ public final class JSONItemStream {
         return .containerStart(members: members, itemsKey: key, depth: depth, location)
       }
       try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
+      // Each member is bounded as it is read; together they are one item.
+      if parser.reader.offset - start > InputLimits.maximumItemSize {
+        throw .invalidInput("an object is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item", at: location)
+      }
     }
     if !found.isEmpty {
       itemDuplicates = found

@@ -211,7 +211,9 @@ public final class JSONParser {
   /// Cuts the next complete value from the stream without parsing it: its bytes may be all a
   /// reader needs (a record digest, see `KnownRecords`). Structure beyond strings and nesting
   /// is checked only by `parse(_:)`.
-  public func captureValue(depth: Int = 0) throws(RemconvError) -> CapturedValue {
+  /// A value larger than `limit` bytes is refused as it is read: by default one item's size,
+  /// since a value is one item or a part of one.
+  public func captureValue(depth: Int = 0, limit: Int = InputLimits.maximumItemSize) throws(RemconvError) -> CapturedValue {
     guard try peekToken() != nil else { throw error("unexpected end of input") }
     let startLocation = location
     let startOffset = reader.offset
@@ -276,9 +278,9 @@ public final class JSONParser {
         index += 1
       }
       captured.append(contentsOf: buffer)
-      if captured.count > InputLimits.maximumDocumentSize {
-        throw .malformedInput(
-          "malformed JSON: a value is larger than the limit of \(InputLimits.maximumDocumentSize) bytes",
+      if captured.count > limit {
+        throw .invalidInput(
+          "a JSON value is larger than the limit of \(limit) bytes of one item",
           at: startLocation)
       }
       return (buffer.count, false)

@@ -6,7 +6,7 @@ public enum Exporter {
     /// Keeps only the reminders for which it returns true (smart scopes).
     public var filter: ((Reminder) -> Bool)?
     /// Where the export reports what it did on its own (orphan reminders written to the
-    /// recovery list).
+    /// recovery list) and what it cannot write as stored (text that is not UTF-8).
     public var diagnostics: DiagnosticLog?
 
     public init() {}
@@ -39,6 +39,15 @@ public enum Exporter {
       // Orphans belong to no list a `--list` names, unless it names the recovery list.
       let orphanCount =
         options.lists.isEmpty || storedRecovery.map(selected.contains) == true ? try store.orphanReminderCount() : 0
+      let invalidText: ((Reminder, [String]) -> Void)? = options.diagnostics.map { log in
+        { reminder, columns in
+          log.warning(
+            "invalid-utf8",
+            "the stored \(columns.joined(separator: " and ")) \(columns.count == 1 ? "is" : "are") not UTF-8 text "
+              + "(an older store's bytes); written with U+FFFD in place of the bytes that are not",
+            uid: reminder.id)
+        }
+      }
       var count = 0
       func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
         try writer.write(reminder, in: list, depth: depth)
@@ -48,7 +57,7 @@ public enum Exporter {
       var orphansWritten = 0
       func writeOrphans(into list: ReminderList) throws {
         var outline = OutlineFilter()
-        try store.forEachOrphanReminder { orphan, depth in
+        try store.forEachOrphanReminder(invalidText: invalidText) { orphan, depth in
           guard let depth = outline.visit(depth: depth, kept: options.filter?(orphan) ?? true) else { return }
           var reminder = orphan
           reminder.listID = list.id
@@ -59,7 +68,7 @@ public enum Exporter {
       for stored in selected {
         try writer.beginList(stored.list)
         var outline = OutlineFilter()
-        try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
+        try store.forEachReminder(inListRow: stored.rowID, invalidText: invalidText) { reminder, depth in
           // A subtask whose parent the filter leaves out moves up, as outline writers expect.
           guard let depth = outline.visit(depth: depth, kept: options.filter?(reminder) ?? true) else { return }
           try write(reminder, in: stored.list, depth: depth)

@@ -310,10 +310,17 @@ extension Store {
   /// subtasks, siblings in the order they were stored, with the depth of nesting. Reminders
   /// whose parent is missing, in another list or part of a cycle come at depth 0: an export
   /// never drops a reminder because its relations are broken.
-  public func forEachReminder(inListRow listRowID: Int64, _ body: (Reminder, Int) throws -> Void) throws {
+  ///
+  /// `invalidText` is told of each reminder a text column of which is not UTF-8 (an older
+  /// store's BLOB), with the columns' names: their text has U+FFFD in place of the bad bytes.
+  public func forEachReminder(
+    inListRow listRowID: Int64, invalidText: ((Reminder, [String]) -> Void)? = nil,
+    _ body: (Reminder, Int) throws -> Void
+  ) throws {
     let links = try database.statement("SELECT id, parent_id FROM reminders WHERE list_id = ? ORDER BY id")
     try links.bind([.integer(listRowID)])
-    try forEachReminder(links: links, fetch: database.statement(Self.reminderByRowIDQuery), body)
+    try forEachReminder(
+      links: links, fetch: database.statement(Self.reminderByRowIDQuery), invalidText: invalidText, body)
   }
 
   /// How many reminders point at a list row that does not exist (orphans: a hand edit or an
@@ -328,15 +335,21 @@ extension Store {
   /// Calls `body` with each orphan reminder (its list row is gone) in outline order among the
   /// orphans, as `forEachReminder(inListRow:_:)` does for a list: they are one group, the way
   /// `validate --fix` moves them all into one list. Their `listID` is empty.
-  public func forEachOrphanReminder(_ body: (Reminder, Int) throws -> Void) throws {
+  public func forEachOrphanReminder(
+    invalidText: ((Reminder, [String]) -> Void)? = nil, _ body: (Reminder, Int) throws -> Void
+  ) throws {
     let links = try database.statement(
       "SELECT id, parent_id FROM reminders r WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id) ORDER BY id")
-    try forEachReminder(links: links, fetch: database.statement(Self.orphanByRowIDQuery), body)
+    try forEachReminder(
+      links: links, fetch: database.statement(Self.orphanByRowIDQuery), invalidText: invalidText, body)
   }
 
   /// The outline walk behind both: `links` yields (row, parent) pairs in row order, `fetch`
   /// reads one reminder by row id.
-  private func forEachReminder(links: Statement, fetch: Statement, _ body: (Reminder, Int) throws -> Void) throws {
+  private func forEachReminder(
+    links: Statement, fetch: Statement, invalidText: ((Reminder, [String]) -> Void)?,
+    _ body: (Reminder, Int) throws -> Void
+  ) throws {
     var childrenByParent: [Int64: [Int64]] = [:]
     var order: [Int64] = []
     var parentOf: [Int64: Int64] = [:]
@@ -361,8 +374,11 @@ extension Store {
       while let (current, level) = stack.popLast() {
         guard visited.insert(current).inserted else { continue }
         try fetch.bind([.integer(current)])
+        fetch.clearInvalidText()
         if let row = try fetch.step() {
-          try body(Self.decodeReminder(row).reminder, level)
+          let reminder = Self.decodeReminder(row).reminder
+          if let invalidText, !fetch.invalidTextColumns.isEmpty { invalidText(reminder, fetch.invalidTextColumnNames) }
+          try body(reminder, level)
         }
         fetch.reset()
         for child in (childrenByParent[current] ?? []).reversed() { stack.append((child, level + 1)) }

@@ -19,6 +19,9 @@ public final class Store {
     public var upgradeOnOpen = true
     /// Open for reading only: never create, upgrade or write.
     public var readOnly = false
+    /// Create the store when there is none. Commands that only read turn it off: a mistyped
+    /// path must be an error, not a new empty store and an empty export.
+    public var createIfMissing = true
     /// How long to wait for another writer before failing with `storeBusy`.
     public var busyTimeoutMilliseconds: Int32 = 10_000
     /// What the preflight does with list names that collide before the unique-name step.
@@ -89,7 +92,7 @@ public final class Store {
   public init(path: String, options: Options = Options()) throws(RemconvError) {
     self.path = path
     self.options = options
-    let isNew = try Self.prepareFile(at: path, readOnly: options.readOnly)
+    let isNew = try Self.prepareFile(at: path, readOnly: options.readOnly, create: options.createIfMissing)
     var connection = try Self.connect(path, readOnly: options.readOnly, options: options)
     do {
       let migrator = Migrator(database: connection, path: path, settings: options.migratorSettings)
@@ -315,15 +318,17 @@ public final class Store {
     }
   }
 
-  /// Creates the file (0600, parent folders 0700) when missing; refuses what is not a store.
-  /// Returns whether the file is new.
-  static func prepareFile(at path: String, readOnly: Bool) throws(RemconvError) -> Bool {
+  /// Creates the file (0600, parent folders 0700) when missing and `create` allows; refuses
+  /// what is not a store. Returns whether the file is new.
+  static func prepareFile(at path: String, readOnly: Bool, create: Bool = true) throws(RemconvError) -> Bool {
     var status = stat()
     if stat(path, &status) != 0 {
       guard errno == ENOENT else {
         throw .ioFailure("\(path): \(String(cString: strerror(errno)).lowercased())")
       }
-      if readOnly { throw .inputMissing("\(path): no store here") }
+      if readOnly || !create {
+        throw .inputMissing("\(path): no store here (nothing was created; a command that writes, such as import or add, creates it)")
+      }
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
       do {
         try FileManager.default.createDirectory(
@@ -342,6 +347,11 @@ public final class Store {
     }
     if (status.st_mode & S_IFMT) == S_IFDIR {
       throw .notAStore("\(path): is a directory, not a store")
+    }
+    // A FIFO would block the open below until a writer came, and SQLite cannot use a device
+    // or a socket (it reported "disk I/O error"): refuse them before touching them.
+    if (status.st_mode & S_IFMT) != S_IFREG {
+      throw .notAStore("\(path): not a regular file (a \(FileKind(mode: status.st_mode))), not a store (left untouched)")
     }
     if status.st_size == 0 { return true }
     // Read the header ourselves: SQLite would only notice at the first query, and must not

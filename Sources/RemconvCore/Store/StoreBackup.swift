@@ -26,47 +26,58 @@ public struct StoreBackup: Sendable {
   /// - Throws: `RemconvError.ioFailure` when the copy cannot be written or does not verify
   ///   (no copy is left behind then).
   public static func make(of store: Store, label: String, now: Date) throws -> StoreBackup {
-    let path = try reserveFile(for: store.path, label: label, now: now)
+    // The copy is written under a hidden temporary name and given its backup name only once
+    // verified, so a run killed while copying never leaves a file that looks like a backup;
+    // the next run removes such leftovers (`TemporaryPaths`).
+    let stamp = Timestamp(now).utcWallTime.basicString
+    let firstName = "\(store.path).\(label)-\(stamp)Z.sqlite"
+    TemporaryPaths.removeLeftovers(in: URL(fileURLWithPath: store.path).deletingLastPathComponent().path)
+    let temporary = TemporaryPaths.name(beside: firstName)
+    let registration = TemporaryPaths.register(temporary)
+    defer { TemporaryPaths.unregister(registration) }
     do {
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else {
+        throw RemconvError.ioFailure("\(firstName): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
+      }
+      Foundation.close(descriptor)
       let source = try Database(path: store.path, mode: .readOnly)
       defer { source.close() }
       source.setBusyTimeout(milliseconds: store.options.busyTimeoutMilliseconds)
-      try source.backup(to: path)
+      try source.backup(to: temporary)
       // The copy inherits the store's WAL mode; a backup is one self-contained file.
-      let copyWriter = try Database(path: path, mode: .readWrite)
+      let copyWriter = try Database(path: temporary, mode: .readWrite)
       _ = try copyWriter.scalar("PRAGMA journal_mode = DELETE")
       copyWriter.close()
-      try synchronize(path)
+      try synchronize(temporary)
       let live = try store.tableRowCounts()
-      let copy = try Database(path: path, mode: .readOnly)
+      let copy = try Database(path: temporary, mode: .readOnly)
       defer { copy.close() }
       let check = try copy.rows("PRAGMA integrity_check").compactMap { $0.string(0) }
       guard check == ["ok"] else {
-        throw RemconvError.ioFailure("\(path): the backup failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
+        throw RemconvError.ioFailure("\(firstName): the backup failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
       }
       let copied = try Store.tableRowCounts(in: copy)
       guard copied == live else {
-        throw RemconvError.ioFailure("\(path): the backup's row counts differ from the store's")
+        throw RemconvError.ioFailure("\(firstName): the backup's row counts differ from the store's")
       }
+      let path = try place(temporary, storePath: store.path, label: label, stamp: stamp)
+      unlink(temporary)
+      try synchronize(path)
       return StoreBackup(path: path, rowCounts: live)
     } catch {
-      try? FileManager.default.removeItem(atPath: path)
+      unlink(temporary)
       if let failure = error as? RemconvError { throw failure }
-      throw RemconvError.ioFailure("\(path): cannot write the backup: \(error)")
+      throw RemconvError.ioFailure("\(firstName): cannot write the backup: \(error)")
     }
   }
 
-  /// Creates an empty 0600 file for the copy, never reusing one: a second copy in the same
-  /// second gets a counter.
-  private static func reserveFile(for storePath: String, label: String, now: Date) throws -> String {
-    let stamp = Timestamp(now).utcWallTime.basicString
+  /// Gives the verified copy its backup name, never reusing one: a second copy in the same
+  /// second gets a counter. `link` fails when the name is taken, so nothing is overwritten.
+  private static func place(_ temporary: String, storePath: String, label: String, stamp: String) throws -> String {
     for attempt in 1...100 {
       let path = "\(storePath).\(label)-\(stamp)Z" + (attempt == 1 ? "" : "-\(attempt)") + ".sqlite"
-      let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      if descriptor >= 0 {
-        Foundation.close(descriptor)
-        return path
-      }
+      if link(temporary, path) == 0 { return path }
       guard errno == EEXIST else {
         throw RemconvError.ioFailure("\(path): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
       }

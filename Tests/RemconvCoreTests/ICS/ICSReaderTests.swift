@@ -67,6 +67,26 @@ import Testing
     #expect(zoneWarnings[0].uid == "040000008200E00074C5B7101A82E00800000000")
   }
 
+  /// A time in a zone only the file defines is converted up to 2200, the year its expansion
+  /// was counted for; a later one is kept as written, with a warning, not expanded to.
+  @Test func aTimePast2200InTheFilesOwnZoneIsKeptNotConverted() throws {
+    func calendar(due: String) -> String {
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:Plus Five", "BEGIN:STANDARD",
+        "DTSTART:16010101T000000", "RRULE:FREQ=YEARLY;BYMONTH=1;BYMONTHDAY=1", "TZOFFSETFROM:+0500", "TZOFFSETTO:+0500",
+        "END:STANDARD", "END:VTIMEZONE", "BEGIN:VTODO", "UID:u", "SUMMARY:s", "DUE;TZID=Plus Five:\(due)", "END:VTODO",
+        "END:VCALENDAR", "",
+      ].joined(separator: "\r\n")
+    }
+    let within = try ICSTest.read(text: calendar(due: "22001231T100000"))
+    #expect(within.reminder("u")?.dueDate?.description == "2200-12-31T05:00:00Z")
+    let past = try ICSTest.read(text: calendar(due: "22010101T100000"))
+    let reminder = try #require(past.reminder("u"))
+    #expect(reminder.dueDate == nil)
+    #expect(reminder.extra["ical"]?["invalid"] == .array([.string("DUE;TZID=Plus Five:22010101T100000")]))
+    #expect(past.warnings("time-zone").contains { $0.message.contains("2201 is past 2200") && $0.location?.line == 16 })
+  }
+
   @Test func appleStartEqualToDueMeansNoStartAndAVTimezoneMayComeLast() throws {
     let result = try ICSTest.read(path: ICSTest.fixture("apple-style.ics"))
     let reminder = try #require(result.reminder("6C1D1A2E-0F0B-4E52-A3D2-0C1E9B2F7A01"))

@@ -53,9 +53,29 @@ import Testing
 
   @Test func aVTimezoneFromTheInputGivesInstants() throws {
     let text = "BEGIN:VTIMEZONE\r\nTZID:Plus 0530\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\nTZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
-    let zone = try #require(ICalTimeZone(vtimezone: Array(text.utf8)))
+    let zone = try ICalTimeZone(vtimezone: Array(text.utf8), lastYear: 2200, maximumChanges: 10)
     let wall = try #require(LocalDateTime(iso: "2026-02-02T10:00:00"))
     #expect(LocalDateTime(secondsSinceEpoch: zone.utcSeconds(of: wall)).description == "2026-02-02T04:30:00")
-    #expect(ICalTimeZone(vtimezone: Array("BEGIN:VTODO\r\nUID:x\r\nEND:VTODO\r\n".utf8)) == nil)
+    #expect(throws: ICalTimeZone.Refusal.unreadable) {
+      try ICalTimeZone(vtimezone: Array("BEGIN:VTODO\r\nUID:x\r\nEND:VTODO\r\n".utf8), lastYear: 2200, maximumChanges: 10)
+    }
+  }
+
+  /// libical expands a zone's observances up to the year asked for; the changes are counted,
+  /// with libical's own iterator, before the zone exists.
+  @Test func aVTimezoneIsCountedBeforeLibicalExpandsIt() throws {
+    func zone(_ rule: String) -> String {
+      "BEGIN:VTIMEZONE\r\nTZID:Odd\r\nBEGIN:STANDARD\r\nDTSTART:16010101T020000\r\n\(rule)TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+    }
+    // Outlook's shape: one change a year from 1601 to 2205.
+    _ = try ICalTimeZone(vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 10_000)
+    #expect(throws: ICalTimeZone.Refusal.tooManyChanges(limit: 500, year: 2205)) {
+      try ICalTimeZone(vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 500)
+    }
+    #expect(throws: ICalTimeZone.Refusal.tooManyChanges(limit: 10_000, year: 2205)) {
+      try ICalTimeZone(
+        vtimezone: Array(zone("RRULE:FREQ=MONTHLY;BYMONTHDAY=1,2,3,4,5,6,7;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11\r\n").utf8), lastYear: 2200,
+        maximumChanges: 10_000)
+    }
   }
 }

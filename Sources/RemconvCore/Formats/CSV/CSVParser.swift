@@ -51,7 +51,8 @@ public final class CSVParser {
   /// More fields than this in one record is refused (a hostile row of commas).
   public static let maximumFieldCount = 10_000
   /// The most bytes one record may hold, all fields together (a record is held whole).
-  public static let maximumRecordSize = InputLimits.maximumDocumentSize
+  /// A record is one item (its cells as decoded; a quoted cell's doubled quotes count once).
+  public static let maximumRecordSize = InputLimits.maximumItemSize
 
   /// The delimiter in use: given, detected, or nil while no record has shown one.
   public private(set) var delimiter: UInt8?

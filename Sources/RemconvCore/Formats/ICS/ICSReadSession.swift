@@ -15,7 +15,7 @@ final class ICSReadSession {
     self.file = file
     self.diagnostics = diagnostics
     self.options = options
-    self.zones = TimeZoneBook(diagnostics: diagnostics)
+    self.zones = TimeZoneBook(file: file, diagnostics: diagnostics)
     self.links = links
     self.derivedIDs = derivedIDs
   }

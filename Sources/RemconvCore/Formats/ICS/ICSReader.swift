@@ -32,6 +32,8 @@ final class ICSReader: ReminderReader {
   private var group: [ComponentBlock] = []
   /// The UID of the held group (nil when its first VTODO has none).
   private var groupUID: String?
+  /// The bytes of the held group's lines: one reminder, bounded as one item.
+  private var groupSize = 0
   private var groupListID = ""
   private var groupWrittenByRemconv = false
   private var finished = false
@@ -148,11 +150,19 @@ final class ICSReader: ReminderReader {
 
   private func add(_ block: ComponentBlock, listID: String) throws {
     let uid = block.firstValue(of: .uid)
+    let size = block.lines.reduce(0) { $0 + $1.text.utf8.count }
     if let uid, !uid.isEmpty, !group.isEmpty, listID == groupListID, groupUID == uid {
+      groupSize += size
+      if groupSize > InputLimits.maximumItemSize {
+        throw RemconvError.invalidInput(
+          "the VTODO \(uid) with its overrides is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item",
+          at: session.location(group[0].startLine))
+      }
       group.append(block)
       return
     }
     try flushGroup()
+    groupSize = size
     group = [block]
     groupUID = uid
     groupListID = listID
@@ -238,7 +248,7 @@ enum ICSPrescan {
     while let event = try cutter.next() {
       guard case .component(let block, _) = event else { continue }
       if block.name == "VTIMEZONE" {
-        session.zones.add(block)
+        try session.zones.add(block)
         for line in block.lines { zones = zones.appending(line.text) }
       } else if let parent = block.firstValue(of: .uid), !parent.isEmpty {
         for (_, line) in block.topLevelProperties() where line.known == .relatedTo {

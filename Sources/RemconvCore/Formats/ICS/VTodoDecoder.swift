@@ -310,7 +310,10 @@ struct VTodoDecoder {
     case .zoned(let time, let tzid):
       switch session.zones.zone(for: tzid, at: session.location(line.line), uid: uid) {
       case .iana(let name): return .zoned(time, timeZone: name)
-      case .vtimezone(let zone): return .utc(LocalDateTime(secondsSinceEpoch: zone.utcSeconds(of: time)))
+      case .vtimezone(let zone):
+        let location = session.location(line.line)
+        guard let seconds = session.zones.utcSeconds(of: time, in: zone, tzid: tzid, at: location, uid: uid) else { return nil }
+        return .utc(LocalDateTime(secondsSinceEpoch: seconds))
       case .unknown: return .floating(time)
       }
     }

@@ -66,32 +66,54 @@ public enum VdirFormat {
           return nil
         }
         let folder = collections.removeFirst()
-        let list = readList(folder)
+        let list = try readList(folder)
         currentList = list
         currentFolder = folder
         items = try Self.itemFiles(in: folder)
+        for link in try Self.linkedItems(in: folder) {
+          context.diagnostics.warning(
+            "symbolic-link", "a symbolic link, not an item: it is not followed and not read", at: SourceLocation(file: folder + "/" + link),
+            uid: nil)
+        }
         return .list(list)
       }
     }
 
-    /// The root when it holds items itself, then its subfolders, without hidden ones.
+    /// The root when it holds items itself, then its subfolders, without hidden ones. A
+    /// subfolder that is a symbolic link is not followed: what is read stays inside the folder
+    /// given (the writer refuses such a list folder too).
     private static func collections(in root: String) throws(RemconvError) -> [String] {
       var folders: [String] = []
       if try !itemFiles(in: root).isEmpty { folders.append(root) }
       for name in try contents(of: root) where !name.hasPrefix(".") {
-        let path = root + "/" + name
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
+        if fileType(root + "/" + name) == S_IFDIR { folders.append(root + "/" + name) }
       }
       return folders
     }
 
-    /// The `.ics` files of a collection, in name order (vdir ignores other files).
+    /// The `.ics` files of a collection, in name order (vdir ignores other files). Symbolic
+    /// links are not items: one could point anywhere, and an error would quote what it holds.
     private static func itemFiles(in folder: String) throws(RemconvError) -> [String] {
       try contents(of: folder).filter { name in
-        guard !name.hasPrefix("."), name.lowercased().hasSuffix(".ics") else { return false }
-        return ICSInput.isRegularFile(folder + "/" + name)
+        isItemName(name) && fileType(folder + "/" + name) == S_IFREG
       }
+    }
+
+    /// The `.ics` names of a collection that are symbolic links (each skipped with a warning).
+    private static func linkedItems(in folder: String) throws(RemconvError) -> [String] {
+      try contents(of: folder).filter { name in
+        isItemName(name) && fileType(folder + "/" + name) == S_IFLNK
+      }
+    }
+
+    private static func isItemName(_ name: String) -> Bool {
+      !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics")
+    }
+
+    /// The type bits of `path` itself (a link is a link), or 0 when it cannot be read.
+    private static func fileType(_ path: String) -> mode_t {
+      var status = stat()
+      return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
     }
 
     private static func contents(of folder: String) throws(RemconvError) -> [String] {
@@ -103,28 +125,28 @@ public enum VdirFormat {
     }
 
     /// A collection's list: its `displayname` (else the folder's name), `color` and symbol.
-    private func readList(_ folder: String) -> ReminderList {
+    private func readList(_ folder: String) throws(RemconvError) -> ReminderList {
       let folderName = URL(fileURLWithPath: folder).lastPathComponent
-      let name = metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      let name = try metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
         ?? VdirNames.decoded(folderName)
-      let id = metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      let id = try metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
       var list = ReminderList(id: id ?? StableID.derived(["list", ListName.key(for: name)]), name: name)
-      if let symbol = metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
-      if let created = metadata(createdFile, in: folder), !created.isEmpty {
+      if let symbol = try metadata(symbolFile, in: folder), !symbol.isEmpty { list.symbol = symbol }
+      if let created = try metadata(createdFile, in: folder), !created.isEmpty {
         if let timestamp = Timestamp(iso: created) {
           list.createdAt = timestamp
         } else {
           invalidMetadata(createdFile, created, in: folder, list: &list, "is not an ISO 8601 instant")
         }
       }
-      if let extra = metadata(extraFile, in: folder), !extra.isEmpty {
+      if let extra = try metadata(extraFile, in: folder), !extra.isEmpty {
         if let object = ICSPassThrough.decode(extra) {
           list.extra.merge(object) { _, new in new }
         } else {
           invalidMetadata(extraFile, extra, in: folder, list: &list, "is not a JSON object")
         }
       }
-      if let color = metadata(colorFile, in: folder), !color.isEmpty {
+      if let color = try metadata(colorFile, in: folder), !color.isEmpty {
         if let normalized = ListColor.normalized(color) {
           list.color = normalized
         } else {
@@ -145,14 +167,31 @@ public enum VdirFormat {
       list.extra["vdir"] = .object(["invalid": .object(invalid)])
     }
 
-    private func metadata(_ name: String, in folder: String) -> String? {
-      guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
-      return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// A metadata file's text, trimmed; nil when there is none. At most the file's limit plus
+    /// one byte is read: a larger file is refused, not loaded. A symbolic link is not followed.
+    private func metadata(_ name: String, in folder: String) throws(RemconvError) -> String? {
+      let path = folder + "/" + name
+      let limit = name == extraFile ? InputLimits.maximumItemSize : InputLimits.maximumVdirMetadataSize
+      switch Self.fileType(path) {
+      case S_IFREG: break
+      case S_IFLNK:
+        context.diagnostics.warning(
+          "symbolic-link", "a symbolic link, not a metadata file: it is not followed and not read", at: SourceLocation(file: path),
+          uid: nil)
+        return nil
+      default: return nil
+      }
+      let reader = try ByteReader.open(path: path, followingLinks: false)
+      let bytes = try limit < ByteReader.bufferSize ? reader.peekPrefix(limit + 1) : reader.readAll(limit: limit)
+      guard bytes.count <= limit else {
+        throw .invalidInput("larger than the limit of \(limit) bytes for a vdir metadata file", at: SourceLocation(file: path))
+      }
+      return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func openItem(_ name: String, in list: ReminderList) throws -> ICSReader {
       let path = currentFolder + "/" + name
-      let bytes = try ByteReader.open(path: path).readAll()
+      let bytes = try ByteReader.open(path: path, followingLinks: false).readAll(limit: InputLimits.maximumItemSize)
       let session = ICSReadSession(
         file: path, diagnostics: context.diagnostics, options: context.options, links: links, derivedIDs: derivedIDs)
       try ICSPrescan.scan(ByteReader(bytes: bytes, name: path), session: session)
@@ -170,21 +209,40 @@ public enum VdirFormat {
           let path = folder + "/" + name
           let session = ICSReadSession(
             file: path, diagnostics: quiet, options: context.options, links: links, derivedIDs: derivedIDs)
-          try ICSPrescan.scan(ByteReader.open(path: path), session: session)
+          try ICSPrescan.scan(ByteReader.open(path: path, followingLinks: false), session: session)
         }
       }
     }
   }
 
-  /// Writes a vdir: a subfolder per list, a file per reminder, each written atomically.
+  /// Writes a vdir: a subfolder per list, a file per reminder.
+  ///
+  /// Everything is written into a stage first, a hidden folder (`.NAME.remconv-PID-RANDOM`)
+  /// beside the target when the target does not exist, inside it when it does (so that the
+  /// moves stay on its file system). `finish` moves the stage into place: the whole folder
+  /// when the target is new, else each new list folder, and each file of a list folder that
+  /// already exists. A failed export removes its stage and leaves the target as it was, so a
+  /// retry needs no `--force`. What exists is checked while staging, against the target, so a
+  /// refusal (a file without `--force`, a linked list folder) comes before anything is moved.
   final class Writer: ReminderWriter {
     static let inputOrder = WriterInputOrder.groupedByList
     private let root: String
     private let options: WriterOptions
     private let encoder: VTodoEncoder
     private let timezones: VTimezoneSource
-    private var folder: String?
+    private let stage: String
+    private let stageRegistration: TemporaryPaths.Registration?
+    /// Whether the target folder existed: the stage then holds its new contents, else it is it.
+    private let rootExists: Bool
+    /// The list folder being written: its name, and whether it exists in the target.
+    private var folder: (name: String, exists: Bool)?
+    /// The list folders staged, in order, with whether each exists in the target.
+    private var staged: [(name: String, exists: Bool)] = []
     private var usedFolders: Set<String> = []
+    private var isFinished = false
+
+    /// The mode of the folders written: the store's files are 0600, its folder 0700.
+    static let folderMode: mode_t = 0o700
 
     init(context: WriterContext) throws {
       guard case .directory(let root) = context.target else {
@@ -194,7 +252,31 @@ public enum VdirFormat {
       options = context.options
       encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
       timezones = VTimezoneSource(diagnostics: context.diagnostics)
-      try Self.makeFolder(root, followLink: true)
+      // The folder the user named may be a link to one: it is followed, the list folders never.
+      switch FileKind.following(root) {
+      case nil:
+        rootExists = false
+        stage = TemporaryPaths.name(beside: root)
+      case .directory:
+        rootExists = true
+        stage = TemporaryPaths.name(beside: root + "/" + URL(fileURLWithPath: root).lastPathComponent)
+      default:
+        throw RemconvError.cannotCreateOutput("\(root): exists and is not a folder")
+      }
+      TemporaryPaths.removeLeftovers(in: URL(fileURLWithPath: stage).deletingLastPathComponent().path)
+      stageRegistration = TemporaryPaths.register(stage)
+      guard mkdir(stage, Self.folderMode) == 0 else {
+        TemporaryPaths.unregister(stageRegistration)
+        let target = rootExists ? stage : root
+        throw RemconvError.cannotCreateOutput("\(target): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
+      }
+    }
+
+    deinit {
+      if !isFinished {
+        TemporaryPaths.removeFolder(stage)
+        TemporaryPaths.unregister(stageRegistration)
+      }
     }
 
     func beginList(_ list: ReminderList) throws {
@@ -205,9 +287,21 @@ public enum VdirFormat {
         suffix += 1
       }
       usedFolders.insert(name.lowercased())
-      let path = root + "/" + name
-      try Self.makeFolder(path, followLink: false)
-      folder = path
+      var exists = false
+      if rootExists {
+        // A link is refused, not followed, so nothing is written outside the target.
+        switch FileKind.of(root + "/" + name) {
+        case nil: break
+        case .directory: exists = true
+        default: throw RemconvError.cannotCreateOutput("\(root)/\(name): exists and is not a folder")
+        }
+      }
+      guard mkdir(stage + "/" + name, Self.folderMode) == 0 else {
+        throw RemconvError.cannotCreateOutput(
+          "\(root)/\(name): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
+      }
+      folder = (name, exists)
+      staged.append((name, exists))
       // What could not be read goes back where the list has no value of its own.
       var metadata = list.extra["vdir"]?["invalid"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
       metadata[displayNameFile] = list.name
@@ -218,7 +312,15 @@ public enum VdirFormat {
       var extra = list.extra
       extra["vdir"] = nil
       if let json = ICSPassThrough.encode(extra) { metadata[extraFile] = json }
-      for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { try writeMetadata(name, value, in: path) }
+      for (file, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        // A metadata file that already holds the same text is left alone.
+        if exists, let existing = FileManager.default.contents(atPath: root + "/" + name + "/" + file),
+          existing == Data(value.utf8)
+        {
+          continue
+        }
+        try writeFile(file, in: name, exists: exists) { try $0.write(value) }
+      }
     }
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
@@ -230,38 +332,101 @@ public enum VdirFormat {
       }
       lines += encoded.lines
       lines.append("END:VCALENDAR")
-      let file = try OutputFile(path: folder + "/" + VdirNames.safe(reminder.id) + ".ics", force: options.force)
-      var writer = FoldingLineWriter(output: file.writer)
-      try writer.write(lines)
-      try file.commit()
+      try writeFile(VdirNames.safe(reminder.id) + ".ics", in: folder.name, exists: folder.exists) { output in
+        var writer = FoldingLineWriter(output: output)
+        try writer.write(lines)
+      }
     }
 
     func finish() throws {
       encoder.finish()
-    }
-
-    /// Writes a metadata file unless it already holds `value`; another value needs `--force`.
-    private func writeMetadata(_ name: String, _ value: String, in folder: String) throws {
-      let path = folder + "/" + name
-      if let existing = FileManager.default.contents(atPath: path), existing == Data(value.utf8) { return }
-      let file = try OutputFile(path: path, force: options.force)
-      try file.writer.write(value)
-      try file.commit()
-    }
-
-    /// Creates a folder, or accepts an existing one; a symbolic link is refused unless
-    /// `followLink` (the root the user named), so nothing is written outside the target.
-    private static func makeFolder(_ path: String, followLink: Bool) throws(RemconvError) {
-      var status = stat()
-      let found = followLink ? stat(path, &status) : lstat(path, &status)
-      if found == 0 {
-        guard (status.st_mode & S_IFMT) == S_IFDIR else {
-          throw .cannotCreateOutput("\(path): exists and is not a folder")
+      if !rootExists {
+        try Self.synchronize(stage)
+        guard rename(stage, root) == 0 else {
+          throw RemconvError.cannotCreateOutput("\(root): cannot move the export into place: \(String(cString: strerror(errno)).lowercased())")
         }
+        isFinished = true
+        TemporaryPaths.unregister(stageRegistration)
+        try Self.synchronize(URL(fileURLWithPath: root).deletingLastPathComponent().path)
         return
       }
-      guard mkdir(path, 0o755) == 0 else {
-        throw .cannotCreateOutput("\(path): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
+      for (name, exists) in staged {
+        let source = stage + "/" + name
+        let target = root + "/" + name
+        if !exists, FileKind.of(target) == nil {
+          try Self.synchronize(source)
+          guard rename(source, target) == 0 else {
+            throw RemconvError.cannotCreateOutput("\(target): cannot move the folder into place: \(String(cString: strerror(errno)).lowercased())")
+          }
+          continue
+        }
+        guard FileKind.of(target) == .directory else {
+          throw RemconvError.cannotCreateOutput("\(target): exists and is not a folder")
+        }
+        for file in try FileManager.default.contentsOfDirectory(atPath: source).sorted() {
+          try place(source + "/" + file, at: target + "/" + file)
+        }
+        try Self.synchronize(target)
+      }
+      isFinished = true
+      TemporaryPaths.removeFolder(stage)
+      TemporaryPaths.unregister(stageRegistration)
+      try Self.synchronize(root)
+    }
+
+    /// Moves one staged file into an existing list folder: beside nothing without `--force`
+    /// (`link` fails on anything that appeared meanwhile), over a regular file or a link with it.
+    private func place(_ source: String, at target: String) throws {
+      if options.force {
+        if let kind = FileKind.of(target), kind != .regular, kind != .symbolicLink {
+          throw RemconvError.cannotCreateOutput("\(target): is a \(kind), not a regular file: never replaced, even with --force")
+        }
+        guard rename(source, target) == 0 else {
+          throw RemconvError.cannotCreateOutput("\(target): cannot replace: \(String(cString: strerror(errno)).lowercased())")
+        }
+      } else {
+        guard link(source, target) == 0 else {
+          let reason = errno == EEXIST ? "already exists (use --force to replace it)" : String(cString: strerror(errno)).lowercased()
+          throw RemconvError.cannotCreateOutput("\(target): \(reason)")
+        }
+      }
+    }
+
+    /// Writes a file of the list folder `name` into the stage, after checking that the target
+    /// allows it: a file there is replaced only with `--force`, and only a regular file or a link.
+    private func writeFile(_ file: String, in name: String, exists: Bool, _ body: (ByteWriter) throws -> Void) throws {
+      let target = root + "/" + name + "/" + file
+      if exists, let kind = FileKind.of(target) {
+        if kind == .directory { throw RemconvError.cannotCreateOutput("\(target): is a directory") }
+        if !options.force { throw RemconvError.cannotCreateOutput("\(target): already exists (use --force to replace it)") }
+        if kind != .regular, kind != .symbolicLink {
+          throw RemconvError.cannotCreateOutput("\(target): is a \(kind), not a regular file: never replaced, even with --force")
+        }
+      }
+      let path = stage + "/" + name + "/" + file
+      // Two reminders whose UIDs make one file name: the second replaces the first only with --force.
+      let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (options.force ? O_TRUNC : O_EXCL)
+      let descriptor = open(path, flags, OutputFile.mode)
+      guard descriptor >= 0 else {
+        let reason = errno == EEXIST ? "already exists (use --force to replace it)" : "cannot create: " + String(cString: strerror(errno)).lowercased()
+        throw RemconvError.cannotCreateOutput("\(target): \(reason)")
+      }
+      defer { close(descriptor) }
+      let writer = ByteWriter(fileDescriptor: descriptor, name: target)
+      try body(writer)
+      try writer.flush()
+      guard fsync(descriptor) == 0 else {
+        throw RemconvError.ioFailure("\(target): sync failed: \(String(cString: strerror(errno)).lowercased())")
+      }
+    }
+
+    /// Flushes a folder's entries to disk, so what was moved into place survives a power cut.
+    private static func synchronize(_ folder: String) throws {
+      let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard descriptor >= 0 else { return }
+      defer { close(descriptor) }
+      guard fsync(descriptor) == 0 else {
+        throw RemconvError.ioFailure("\(folder): sync failed: \(String(cString: strerror(errno)).lowercased())")
       }
     }
   }

@@ -137,7 +137,25 @@ public final class Statement {
     guard let pointer = sqlite3_column_text(raw, index) else { return nil }
     let count = Int(sqlite3_column_bytes(raw, index))
     // Copy the bytes now: SQLite reuses the buffer on the next step.
-    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    let bytes = UnsafeBufferPointer(start: pointer, count: count)
+    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    invalidTextColumns.append(index)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The columns read since `clearInvalidText()` whose bytes were not UTF-8 (a BLOB an older
+  /// store holds as a title): their text has U+FFFD in place of the bad bytes.
+  public private(set) var invalidTextColumns: [Int32] = []
+
+  public func clearInvalidText() {
+    if !invalidTextColumns.isEmpty { invalidTextColumns.removeAll(keepingCapacity: true) }
+  }
+
+  /// The names of `invalidTextColumns`, as the query gives them.
+  public var invalidTextColumnNames: [String] { invalidTextColumns.map(columnName) }
+
+  func columnName(_ index: Int32) -> String {
+    sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
   }
 
   func integer(at index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }

@@ -11,6 +11,8 @@ internal import CLibXML2
 /// - libxml2's own limits kept (`XML_PARSE_HUGE` off): entity amplification is detected and
 ///   refused ("billion laughs"), text nodes and attribute values are capped at 10 MB, and
 ///   elements nest at most `InputLimits.maximumNestingDepth` deep;
+/// - what libxml2 does not bound screened before it parses (`XMLMarkupScreen`): attributes per
+///   element, comments and processing instructions (dropped as they stream by);
 /// - every parser error sent to this reader (never to stderr), reported with line and column.
 final class XMLStreamReader {
   /// The libxml2 parser options, as documented above.
@@ -44,7 +46,7 @@ final class XMLStreamReader {
   init(bytes: ByteReader, documentName: String) throws(RemconvError) {
     _ = Self.initialized
     remconv_xml_silence_generic_errors()
-    let input = InputBridge(bytes: bytes)
+    let input = InputBridge(bytes: bytes, screen: XMLMarkupScreen(documentName: documentName))
     let errors = ErrorCollector()
     let created = documentName.withCString { name in
       xmlReaderForIO(
@@ -201,32 +203,54 @@ final class XMLStreamReader {
   }
 }
 
-/// The `ByteReader` libxml2 pulls from, and the failure it met, if any.
+/// The `ByteReader` libxml2 pulls from, through an `XMLMarkupScreen`, and the failure it met,
+/// if any.
 private final class InputBridge {
   let bytes: ByteReader
   var failure: RemconvError?
   private(set) var bytesRead = 0
+  private var screen: XMLMarkupScreen
+  /// Screened bytes not yet handed to libxml2, from `start` on.
+  private var screened: [UInt8] = []
+  private var start = 0
+  private var ended = false
 
-  init(bytes: ByteReader) { self.bytes = bytes }
+  init(bytes: ByteReader, screen: XMLMarkupScreen) {
+    self.bytes = bytes
+    self.screen = screen
+  }
 
-  /// Fills `buffer` with up to `capacity` bytes; 0 at the end, -1 on a read error. Copies
-  /// whole runs of the reader's buffer (one call per byte was a tenth of reading an outline).
+  /// Fills `buffer` with up to `capacity` bytes; 0 at the end, -1 on a read error or a bound
+  /// the screen refused. Screens whole runs of the reader's buffer (one call per byte was a
+  /// tenth of reading an outline).
   func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int32 {
-    var count = 0
     do {
-      _ = try bytes.scan { chunk in
-        let taken = min(chunk.count, capacity - count)
-        if taken > 0, let source = chunk.baseAddress {
-          UnsafeMutableRawPointer(buffer + count).copyMemory(from: source, byteCount: taken)
+      while screened.count - start < capacity, !ended {
+        if start > 0 {
+          screened.removeSubrange(0..<start)
+          start = 0
         }
-        count += taken
-        return (taken, count == capacity)
+        let more = try bytes.scan { chunk throws(RemconvError) in
+          bytesRead += chunk.count
+          try screen.screen(chunk, into: &screened)
+          return (chunk.count, true)
+        }
+        if !more {
+          ended = true
+          screen.finish(into: &screened)
+        }
       }
     } catch {
       failure = error
       return -1
     }
-    bytesRead += count
+    let count = min(capacity, screened.count - start)
+    if count > 0 {
+      screened.withUnsafeBytes { source in
+        if let base = source.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base + start, byteCount: count) }
+      }
+    }
+    start += count
     return Int32(count)
   }
 }

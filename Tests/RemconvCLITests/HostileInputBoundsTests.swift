@@ -1,0 +1,326 @@
+import Foundation
+import RemconvTestSupport
+import Testing
+
+/// The hostile inputs of issue 19 that once ran without bound, each run through the built
+/// binary as a separate process whose wall time and peak memory (the kernel's `ru_maxrss`)
+/// are measured: each must finish well within `timeLimit` and `megabytes`, exit as
+/// documented, name the file and line, write nothing to standard output and leave the store
+/// as it was. The inputs are made here; the bounds are in docs/reliability.md (Limits).
+///
+/// The limits are generous for a debug build on a loaded machine; what they catch is the
+/// unbounded run (minutes, gigabytes), which the same check measured before the bounds.
+@Suite(.serialized) struct HostileInputBoundsTests {
+  /// Every run is killed at this many seconds: a hang fails the test instead of hanging it.
+  static let timeLimit = 60.0
+
+  struct Case: Sendable, CustomTestStringConvertible {
+    var name: String
+    /// `import --format FORMAT` into a store, else `convert --from FORMAT --to jsonl`.
+    var format: String
+    var converts = false
+    /// The input's name in the scratch folder (a folder for `vdir`).
+    var input: String
+    /// The file the error names, relative to the scratch folder, and its line.
+    var location: String
+    var message: String
+    var seconds: Double
+    var megabytes: Double
+    var make: @Sendable (TemporaryDirectory) throws -> Void
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "ics: a 279-byte VTIMEZONE changing every second", format: "ics", input: "secondly.ics",
+      location: "secondly.ics:4:", message: "RRULE FREQ=SECONDLY", seconds: 10, megabytes: 120,
+      make: { try write($0, "secondly.ics", HostileZones.secondly()) }),
+    Case(
+      name: "ics: the same, converted", format: "ics", converts: true, input: "secondly.ics",
+      location: "secondly.ics:4:", message: "RRULE FREQ=SECONDLY", seconds: 10, megabytes: 120,
+      make: { try write($0, "secondly.ics", HostileZones.secondly()) }),
+    Case(
+      name: "vdir: the same as an item", format: "vdir", input: "vdir", location: "vdir/work/a.ics:4:",
+      message: "RRULE FREQ=SECONDLY", seconds: 10, megabytes: 120,
+      make: { try write($0, "vdir/work/a.ics", HostileZones.secondly()) }),
+    Case(
+      name: "ics: a due in 9999 under a zone with a change every hour of 28 days a month", format: "ics",
+      input: "hourly.ics", location: "hourly.ics:4:", message: "more than 10000 times up to 2205", seconds: 10,
+      megabytes: 120,
+      make: { try write($0, "hourly.ics", HostileZones.hourlyDueIn9999()) }),
+    Case(
+      name: "ics: 20,000 observances in one VTIMEZONE", format: "ics", input: "observances.ics",
+      location: "observances.ics:4:", message: "more than 1000 observances", seconds: 15, megabytes: 150,
+      make: { try write($0, "observances.ics", HostileZones.observances(20_000)) }),
+    Case(
+      name: "ics: one VTODO of 55 MB", format: "ics", input: "big.ics", location: "big.ics:4:",
+      message: "larger than the limit of 16777216 bytes of one item", seconds: 20, megabytes: 250,
+      make: { try write($0, "big.ics", HostileItems.vtodo(megabytes: 55)) }),
+    Case(
+      name: "json: one reminder of 60 MB", format: "json", input: "big.json", location: "big.json:6:",
+      message: "larger than the limit of 16777216 bytes of one item", seconds: 20, megabytes: 250,
+      make: { try write($0, "big.json", HostileItems.jsonDocument(megabytes: 60)) }),
+    Case(
+      name: "mstodo: one task of 60 MB in members of 15 MB", format: "mstodo", input: "big.json",
+      location: "big.json:1:", message: "larger than the limit of 16777216 bytes of one item", seconds: 20,
+      megabytes: 250, make: { try write($0, "big.json", HostileItems.microsoftToDo(megabytes: 60)) }),
+    Case(
+      name: "csv: a record within the limit whose reminder is six times larger as JSON", format: "csv",
+      input: "controls.csv", location: "controls.csv:2:", message: "larger than the limit of 16777216 bytes of one item",
+      seconds: 20, megabytes: 400, make: { try write($0, "controls.csv", HostileItems.csvOfControlCharacters(megabytes: 4)) }),
+    Case(
+      name: "opml: 200,000 attributes on one outline", format: "opml", input: "attributes.opml",
+      location: "attributes.opml:4:", message: "more than 1000 attributes", seconds: 10, megabytes: 120,
+      make: { try write($0, "attributes.opml", HostileOutlines.attributes(200_000)) }),
+    Case(
+      name: "opml: 22 MB of comments between outlines", format: "opml", input: "comments.opml",
+      location: "comments.opml:", message: "more than 100000 comments and processing instructions", seconds: 15,
+      megabytes: 120, make: { try write($0, "comments.opml", HostileOutlines.between("<!-- a comment -->\n", megabytes: 22)) }),
+    Case(
+      name: "opml: 22 MB of processing instructions between outlines", format: "opml", input: "instructions.opml",
+      location: "instructions.opml:", message: "more than 100000 comments and processing instructions", seconds: 15,
+      megabytes: 120, make: { try write($0, "instructions.opml", HostileOutlines.between("<?pi an instruction?>\n", megabytes: 22)) }),
+    Case(
+      name: "opml: one comment of 20 MB", format: "opml", input: "long-comment.opml", location: "long-comment.opml:4:",
+      message: "larger than 16777216 bytes together", seconds: 15, megabytes: 120,
+      make: { try write($0, "long-comment.opml", HostileOutlines.between("<!--" + String(repeating: "c", count: 20 << 20) + "-->\n", megabytes: 1)) }),
+    Case(
+      name: "vdir: a displayname of 100 MB", format: "vdir", input: "vdir", location: "vdir/work/displayname:",
+      message: "larger than the limit of 4096 bytes", seconds: 10, megabytes: 120,
+      make: { directory in
+        try write(directory, "vdir/work/a.ics", HostileItems.smallItem)
+        try write(directory, "vdir/work/displayname", Data(repeating: UInt8(ascii: "a"), count: 100 << 20))
+      }),
+  ]
+
+  @Test(arguments: cases)
+  func isRefusedWithinBounds(_ hostile: Case) throws {
+    guard MeasuredProcess.isAvailable else { return }
+    let directory = TemporaryDirectory()
+    let store = directory.file("store.sqlite")
+    try hostile.make(directory)
+    let input = directory.file(hostile.input)
+    var before = ""
+    let arguments: [String]
+    if hostile.converts {
+      arguments = ["convert", "--from", hostile.format, "--to", "jsonl", input]
+    } else {
+      let seeded = try Program.run(RemconvBinary.path, ["import", "--store", store, Repository.path("Samples/json/reminders.json")])
+      try #require(seeded.status == 0, "\(seeded.errors)")
+      before = try Self.export(store)
+      arguments = ["import", "--store", store, "--format", hostile.format, input]
+    }
+    let outcome = try MeasuredProcess.run(arguments, scratch: directory.path, timeLimit: Self.timeLimit)
+    #expect(!outcome.timedOut && outcome.seconds < hostile.seconds, "\(outcome.summary)")
+    #expect(outcome.peakMegabytes < hostile.megabytes, "\(outcome.summary)")
+    #expect(outcome.status == 65, "\(outcome.summary)")
+    let location = directory.file(hostile.location)
+    #expect(outcome.errors.contains("remconv: error: " + location), "no '\(location)' in: \(outcome.summary)")
+    #expect(outcome.errors.contains(hostile.message), "no '\(hostile.message)' in: \(outcome.summary)")
+    if !hostile.converts {
+      #expect(outcome.output.isEmpty)
+      #expect(try Self.export(store) == before, "the store changed")
+    }
+  }
+
+  /// An item file that is a symbolic link is not followed: it is skipped with a warning naming
+  /// it, what it points to is neither read nor quoted, and the folder's other items import.
+  @Test func aSymbolicLinkInAVdirIsSkippedAndNeverRead() throws {
+    guard MeasuredProcess.isAvailable else { return }
+    let directory = TemporaryDirectory()
+    let secret = try write(directory, "outside/secret.txt", Data("the first line of a private file\n".utf8))
+    try write(directory, "vdir/work/a.ics", HostileItems.smallItem)
+    try FileManager.default.createSymbolicLink(atPath: directory.file("vdir/work/b.ics"), withDestinationPath: secret)
+    try FileManager.default.createSymbolicLink(atPath: directory.file("vdir/elsewhere"), withDestinationPath: directory.file("outside"))
+    let store = directory.file("store.sqlite")
+    let outcome = try MeasuredProcess.run(
+      ["import", "--store", store, "--format", "vdir", directory.file("vdir")], scratch: directory.path, timeLimit: Self.timeLimit)
+    #expect(outcome.status == 0, "\(outcome.summary)")
+    #expect(outcome.errors.contains(directory.file("vdir/work/b.ics") + ": a symbolic link"), "\(outcome.summary)")
+    #expect(!outcome.errors.contains("private file") && !outcome.output.contains("private file"))
+    let exported = try Self.export(store)
+    #expect(exported.contains("A small item"))
+    #expect(!exported.contains("private file"))
+    #expect(!exported.contains("elsewhere"))
+  }
+
+  /// The largest item import accepts is written by the JSON Lines and CSV exports, and each
+  /// export imports again to the same store; one byte more is refused, whichever format
+  /// carries it, and nothing is stored.
+  @Test func theLargestAcceptedItemRoundTripsAndOneByteMoreIsRefused() throws {
+    guard MeasuredProcess.isAvailable else { return }
+    let directory = TemporaryDirectory()
+    let limit = 16 << 20
+    // The line remconv writes for the item with a one-letter note, then the note grown so
+    // that the line is exactly the limit: escaped control characters and quotes, which JSON
+    // writes longer than CSV, and plain letters.
+    let small = directory.file("small.sqlite")
+    try run(["import", "--store", small, try write(directory, "small.jsonl", Data((HostileItems.line(note: "n") + "\n").utf8))])
+    try run(["export", "--store", small, "--format", "jsonl", "-o", directory.file("small-out.jsonl")])
+    let smallLine = try String(contentsOfFile: directory.file("small-out.jsonl"), encoding: .utf8).trimmingCharacters(in: .newlines)
+    try #require(smallLine.contains(#""notes":"n""#))
+    func line(growingBy extra: Int) -> String {
+      let escapes = extra / 3 / 6
+      let quotes = extra / 3 / 2
+      let note =
+        "n" + String(repeating: "\\u0001", count: escapes) + String(repeating: "\\\"", count: quotes)
+        + String(repeating: "n", count: extra - escapes * 6 - quotes * 2)
+      return smallLine.replacingOccurrences(of: #""notes":"n""#, with: #""notes":""# + note + #"""#)
+    }
+    let largestLine = line(growingBy: limit - smallLine.utf8.count)
+    #expect(largestLine.utf8.count == limit)
+    let largest = try write(directory, "largest.jsonl", Data((largestLine + "\n").utf8))
+
+    let store = directory.file("store.sqlite")
+    try run(["import", "--store", store, largest])
+    let original = try Self.export(store)
+    for format in ["jsonl", "csv"] {
+      let exported = directory.file("out." + format)
+      try run(["export", "--store", store, "--format", format, "-o", exported])
+      let again = directory.file("again-\(format).sqlite")
+      try run(["import", "--store", again, "--format", format, exported])
+      #expect(try Self.export(again) == original, "\(format) did not round-trip")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("out.jsonl"))) == Data(contentsOf: URL(fileURLWithPath: largest)))
+
+    // One byte more, in a JSON document (whose values may be far larger than a line).
+    let overLine = line(growingBy: limit - smallLine.utf8.count + 1)
+    let members = overLine[try #require(overLine.range(of: #""id":"r1""#)).lowerBound...]
+    let document = try write(
+      directory, "over.json",
+      Data((#"{"format": "remconv", "version": 1, "lists": [{"id": "L1", "name": "Big", "reminders": [{"# + members + "]}]}\n").utf8))
+    let before = try Self.export(store)
+    let outcome = try MeasuredProcess.run(
+      ["import", "--store", store, "--format", "json", document], scratch: directory.path, timeLimit: Self.timeLimit)
+    #expect(outcome.status == 65, "\(outcome.summary)")
+    #expect(outcome.errors.contains(document + ":1:"), "\(outcome.summary)")
+    #expect(outcome.errors.contains("larger than the limit of \(limit) bytes of one item"), "\(outcome.summary)")
+    #expect(try Self.export(store) == before)
+  }
+
+  private func run(_ arguments: [String]) throws {
+    let outcome = try Program.run(RemconvBinary.path, arguments)
+    try #require(outcome.status == 0, "remconv \(arguments.joined(separator: " ")): \(outcome.errors.prefix(600))")
+  }
+
+  static func export(_ store: String) throws -> String {
+    let outcome = try Program.run(RemconvBinary.path, ["export", "--store", store, "--format", "json"])
+    try #require(outcome.status == 0, "\(outcome.errors)")
+    return outcome.output
+  }
+}
+
+@discardableResult
+private func write(_ directory: TemporaryDirectory, _ name: String, _ contents: Data) throws -> String {
+  let path = directory.file(name)
+  try FileManager.default.createDirectory(
+    atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+  try contents.write(to: URL(fileURLWithPath: path))
+  return path
+}
+
+/// VTIMEZONEs that no real zone looks like.
+enum HostileZones {
+  static func calendar(zone observances: String, due: String) -> Data {
+    Data(
+      ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTIMEZONE\r\nTZID:Evil\r\n" + observances
+        + "END:VTIMEZONE\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:x\r\nDUE;TZID=Evil:\(due)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n").utf8)
+  }
+
+  static func observance(_ rule: String, start: String = "19700101T000000") -> String {
+    "BEGIN:STANDARD\r\nDTSTART:\(start)\r\n\(rule)TZOFFSETFROM:+0000\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\n"
+  }
+
+  /// The attacker's 279 bytes: a change every second since 1970.
+  static func secondly() -> Data {
+    calendar(zone: observance("RRULE:FREQ=SECONDLY\r\n"), due: "20261130T090000")
+  }
+
+  /// A monthly rule a real zone could have but for its 28 days and 24 hours, and a due in 9999:
+  /// libical would expand it to its last year (2582), 5.6 million changes.
+  static func hourlyDueIn9999() -> Data {
+    let days = (1...28).map(String.init).joined(separator: ",")
+    let hours = (0...23).map(String.init).joined(separator: ",")
+    return calendar(zone: observance("RRULE:FREQ=MONTHLY;BYMONTHDAY=\(days);BYHOUR=\(hours)\r\n"), due: "99991130T090000")
+  }
+
+  /// `count` yearly observances, each starting a year apart.
+  static func observances(_ count: Int) -> Data {
+    let all = (0..<count).map { index in
+      observance("RRULE:FREQ=YEARLY\r\n", start: String(format: "%04d0101T000000", 1000 + index % 1000))
+    }
+    return calendar(zone: all.joined(), due: "20261130T090000")
+  }
+}
+
+/// One item far larger than the item limit, in several formats.
+enum HostileItems {
+  static let smallItem = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:small\r\nSUMMARY:A small item\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+
+  /// A VTODO of about `megabytes` MB in four properties, none over the 16 MiB line limit.
+  static func vtodo(megabytes: Int) -> Data {
+    let part = String(repeating: "y", count: megabytes * 1_000_000 / 4)
+    let lines = [
+      "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTODO", "UID:big", "SUMMARY:" + part, "DESCRIPTION:" + part,
+      "CATEGORIES:" + part, "COMMENT:" + part, "END:VTODO", "END:VCALENDAR",
+    ]
+    return Data((lines.joined(separator: "\r\n") + "\r\n").utf8)
+  }
+
+  /// A remconv JSON document with one reminder of about `megabytes` MB, each string under the
+  /// 16 MiB string limit; the reminder starts on line 6.
+  static func jsonDocument(megabytes: Int) -> Data {
+    let part = String(repeating: "x", count: megabytes * 1_000_000 / 4)
+    return Data(
+      """
+      {"format": "remconv", "version": 1,
+      "lists": [
+      {"id": "L1", "name": "Big",
+      "reminders": [
+
+      {"id": "r1", "title": "\(part)", "notes": "\(part)", "tags": ["\(part)", "\(part)"]}
+      ]}]}
+
+      """.utf8)
+  }
+
+  /// A Microsoft To Do export with one task of about `megabytes` MB in several members.
+  static func microsoftToDo(megabytes: Int) -> Data {
+    let part = String(repeating: "x", count: megabytes * 1_000_000 / 4)
+    return Data(
+      #"{"value": [{"id": "L1", "displayName": "Big", "tasks": [{"id": "t1", "title": "\#(part)", "body": {"content": "\#(part)", "contentType": "text"}, "categories": ["\#(part)", "\#(part)"]}]}]}"#
+        .utf8)
+  }
+
+  /// A remconv CSV file whose one record holds `megabytes` MiB of U+0001 in its notes: within
+  /// the record limit, but six times as long as the JSON its reminder is exported as.
+  static func csvOfControlCharacters(megabytes: Int) -> Data {
+    Data("title,notes\n".utf8) + Data("t,\"".utf8) + Data(repeating: 1, count: megabytes << 20) + Data("\"\n".utf8)
+  }
+
+  /// A JSON Lines line of one reminder with `note` (JSON text, already escaped).
+  static func line(note: String) -> String {
+    #"{"list":"Big","listId":"L1","id":"r1","title":"A \"quoted\" title","notes":"\#(note)"}"#
+  }
+}
+
+/// OPML documents with what libxml2 does not bound.
+enum HostileOutlines {
+  static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"><head><title>t</title></head><body>\n<outline text=\"a\"/>\n"
+  static let tail = "<outline text=\"b\"/>\n</body></opml>\n"
+
+  /// One outline with `count` attributes, on line 4.
+  static func attributes(_ count: Int) -> Data {
+    let attributes = (0..<count).map { "a\($0)=\"x\"" }.joined(separator: " ")
+    return Data((head + "<outline text=\"b\" " + attributes + "/>\n</body></opml>\n").utf8)
+  }
+
+  /// `piece` repeated to about `megabytes` MB between two outlines.
+  static func between(_ piece: String, megabytes: Int) -> Data {
+    let count = max(1, megabytes * 1_000_000 / piece.utf8.count)
+    var data = Data(head.utf8)
+    data.append(Data(String(repeating: piece, count: count).utf8))
+    data.append(Data(tail.utf8))
+    return data
+  }
+}

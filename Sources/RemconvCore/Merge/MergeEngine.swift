@@ -251,14 +251,8 @@ public final class MergeEngine {
     /// renamed). Anything else is merged in full on every import, so its warnings are
     /// reported every time.
     var digest: RecordDigest?
-    /// Whether merging it warned of anything.
-    private(set) var warned = false
-
-    /// Makes the merge unclean: its digest is not kept.
-    mutating func warn() {
-      warned = true
-      digest = nil
-    }
+    /// Whether merging it warned of anything: then its digest is not kept.
+    var warned = false
   }
 
   /// Where an incoming reminder's parent is.
@@ -272,6 +266,11 @@ public final class MergeEngine {
       if case .found(let handle) = self { return handle }
       return nil
     }
+
+    var isPending: Bool {
+      if case .pending = self { return true }
+      return false
+    }
   }
 
   private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
@@ -283,7 +282,7 @@ public final class MergeEngine {
     }
     let existing = try existingState(of: &incoming)
     let parent = try resolveParent(of: &incoming, existing: existing)
-    if case .pending = parent { incoming.digest = nil }
+    if incoming.warned || parent.isPending { incoming.digest = nil }
     let written: ReminderHandle
     if let existing {
       guard let updated = try update(existing, with: &incoming, in: list, parent: parent) else { return }
@@ -301,7 +300,7 @@ public final class MergeEngine {
 
   private func warning(_ code: String, _ message: String, for incoming: inout Incoming) {
     diagnostics.warning(code, message, at: incoming.location, uid: incoming.reminder.id)
-    incoming.warn()
+    incoming.warned = true
   }
 
   /// The list the reminder goes to: `--list`, the list its source names (by UID), or the
@@ -393,8 +392,7 @@ public final class MergeEngine {
       return nil
     }
     // A parent that comes later in the source is attached by finish(); keep the link until then.
-    let parentHandle: ReminderHandle?
-    if case .pending = parent { parentHandle = existing.parent } else { parentHandle = parent.handle }
+    let parentHandle = parent.isPending ? existing.parent : parent.handle
     try repository.replaceReminder(
       existing.handle, with: incoming.reminder, list: list.handle, parent: parentHandle, sourceDigest: incoming.digest)
     report.updated += 1

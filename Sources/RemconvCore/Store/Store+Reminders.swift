@@ -87,27 +87,6 @@ extension ReminderColumns {
       createdAt: optionalText(.createdAt), editedAt: optionalText(.editedAt), extra: text(.extra),
       isCanonical: canonical)
   }
-
-  /// The value of a content column; nil for the columns that say where the reminder is.
-  func value(of column: ReminderColumn) -> SQLValue? {
-    switch column {
-    case .rowID, .listRowID, .parentRowID, .uid, .listUID, .parentUID, .sourceDigest: nil
-    case .title: .text(title)
-    case .notes: .text(notes)
-    case .isDone: .integer(isDone)
-    case .completedAt: completedAt.map(SQLValue.text) ?? .null
-    case .flagged: .integer(flagged)
-    case .due: due.map(SQLValue.text) ?? .null
-    case .dueKind: dueKind.map(SQLValue.text) ?? .null
-    case .dueTimeZone: dueTimeZone.map(SQLValue.text) ?? .null
-    case .priority: .integer(priority)
-    case .tags: .text(tags)
-    case .url: url.map(SQLValue.text) ?? .null
-    case .createdAt: createdAt.map(SQLValue.text) ?? .null
-    case .editedAt: editedAt.map(SQLValue.text) ?? .null
-    case .extra: .text(extra)
-    }
-  }
 }
 
 extension Store {
@@ -229,14 +208,32 @@ extension Store {
   ) -> [SQLValue] {
     var values: [SQLValue] = []
     values.reserveCapacity(ReminderColumn.written.count + 1)
+    // One exhaustive switch: a column added to `ReminderColumn` is not written until it has a
+    // value here.
     for column in ReminderColumn.written {
+      let value: SQLValue
       switch column {
-      case .uid: values.append(.text(reminder.id))
-      case .listRowID: values.append(.integer(listRowID))
-      case .parentRowID: values.append(parentRowID.map(SQLValue.integer) ?? .null)
-      case .sourceDigest: values.append(sourceDigest.map { .blob($0.bytes) } ?? .null)
-      default: values.append(columns.value(of: column) ?? .null)
+      case .rowID, .listUID, .parentUID: continue  // not in `written`: SQLite numbers rows, joins read the UIDs
+      case .uid: value = .text(reminder.id)
+      case .listRowID: value = .integer(listRowID)
+      case .parentRowID: value = parentRowID.map(SQLValue.integer) ?? .null
+      case .title: value = .text(columns.title)
+      case .notes: value = .text(columns.notes)
+      case .isDone: value = .integer(columns.isDone)
+      case .completedAt: value = columns.completedAt.map(SQLValue.text) ?? .null
+      case .flagged: value = .integer(columns.flagged)
+      case .due: value = columns.due.map(SQLValue.text) ?? .null
+      case .dueKind: value = columns.dueKind.map(SQLValue.text) ?? .null
+      case .dueTimeZone: value = columns.dueTimeZone.map(SQLValue.text) ?? .null
+      case .priority: value = .integer(columns.priority)
+      case .tags: value = .text(columns.tags)
+      case .url: value = columns.url.map(SQLValue.text) ?? .null
+      case .createdAt: value = columns.createdAt.map(SQLValue.text) ?? .null
+      case .editedAt: value = columns.editedAt.map(SQLValue.text) ?? .null
+      case .extra: value = .text(columns.extra)
+      case .sourceDigest: value = sourceDigest.map { .blob($0.bytes) } ?? .null
       }
+      values.append(value)
     }
     return values
   }

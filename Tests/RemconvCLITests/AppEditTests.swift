@@ -148,6 +148,31 @@ import Testing
     #expect(bench.run(["edit", largestID, "--notes", "short"]).status == .ok)
   }
 
+  /// A subtask moves with its parent, into another list whose members make its line longer:
+  /// when that takes it over the item limit the move is refused, naming the subtask, and
+  /// nothing moves.
+  @Test func aMoveThatTakesASubtaskOverTheItemLimitIsRefusedWhole() throws {
+    let limit = InputLimits.maximumItemSize
+    let bench = try AppFixture.bench()
+    let parent = bench.run(["add", "Parent", "--list", "Work"]).output.trimmingCharacters(in: .newlines)
+    let probe = bench.run(["add", "Sub", "--parent", parent, "--notes", "n"])
+    #expect(probe.status == .ok, "\(probe.errors)")
+    let subtask = probe.output.trimmingCharacters(in: .newlines)
+    let line = try #require(
+      bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").first { $0.contains(subtask) })
+    // Grown to the limit less 100 bytes in Work; a list whose name is 200 bytes longer.
+    #expect(bench.run(["edit", subtask, "--notes", String(repeating: "n", count: limit - line.utf8.count - 99)]).status == .ok)
+    let longName = "Work" + String(repeating: "k", count: 200)
+    #expect(bench.run(["list", "create", longName]).status == .ok)
+    let before = bench.snapshot()
+    let moved = bench.run(["edit", parent, "--list", longName])
+    #expect(moved.status == .dataError)
+    #expect(
+      moved.errors.contains("the subtask \(subtask) would be larger than the limit of \(limit) bytes of one item"),
+      "\(moved.errors.suffix(300))")
+    #expect(bench.snapshot() == before)
+  }
+
   // MARK: edit
 
   @Test func editChangesTheFieldsAndStampsEditedAt() throws {

@@ -194,6 +194,11 @@ public struct ReminderEditor {
       var reminder = subtask.reminder
       reminder.listID = list.list.id
       reminder.editedAt = now
+      // Another list's members make its line longer: a subtask that would outgrow the item
+      // limit refuses the move (and the transaction undoes the rest).
+      try Self.requireItemSize(
+        reminder, in: list.list, naming: [("list", list.list.name), ("title", reminder.title), ("notes", reminder.notes)],
+        subject: "the subtask \(reminder.id)")
       try store.updateReminder(rowID: row, reminder, listRowID: list.rowID, parentRowID: subtask.parentRowID)
       moved += 1
     }
@@ -307,9 +312,11 @@ public struct ReminderEditor {
   /// Refuses a reminder larger than one item (`InputLimits.maximumItemSize`) measured as
   /// every import measures one (`ItemLimitedReader`): the JSON Lines line it exports as, its
   /// list's members included. What `add` and `edit` store is then what an export writes and an
-  /// import reads back. The error names the longest of `fields` (the ones given first win a
-  /// tie: those the command changes, then the reminder's own).
-  static func requireItemSize(_ reminder: Reminder, in list: ReminderList, naming fields: [(String, String)]) throws {
+  /// import reads back. The error names `subject` and the longest of `fields` (the ones given
+  /// first win a tie: those the command changes, then the reminder's own).
+  static func requireItemSize(
+    _ reminder: Reminder, in list: ReminderList, naming fields: [(String, String)], subject: String = "the reminder"
+  ) throws {
     let prefix = JSONLinesFormat.linePrefix(of: list).count
     guard JSONLinesFormat.lineLengthBound(of: reminder, prefixLength: prefix) > InputLimits.maximumItemSize else { return }
     var scratch: [UInt8] = []
@@ -318,7 +325,7 @@ public struct ReminderEditor {
     var longest = fields.first ?? ("title", reminder.title)
     for field in fields.dropFirst() where field.1.utf8.count > longest.1.utf8.count { longest = field }
     throw RemconvError.invalidInput(
-      "the reminder would be larger than the limit of \(InputLimits.maximumItemSize) bytes of one item "
+      "\(subject) would be larger than the limit of \(InputLimits.maximumItemSize) bytes of one item "
         + "(\(length) bytes as a JSON Lines line); the longest field, \(longest.0), is \(longest.1.utf8.count) bytes")
   }
 

@@ -17,7 +17,11 @@ import Testing
   func aCopiedBinaryWorksWithoutTheCheckout() throws {
     let directory = TemporaryDirectory()
     let copy = directory.file("remconv")
-    try FileManager.default.copyItem(atPath: Self.binary, toPath: copy)
+    // Copied by cp in a process of its own: a copy written by this process has a descriptor open
+    // for writing while other suites fork children, which inherit it, and exec then fails with
+    // ETXTBSY ("Text file busy") until they exit.
+    let cp = try Self.run("/bin/cp", [Self.binary, copy], environment: [:])
+    #expect(cp.status == 0, "\(cp.errors)")
     let environment = ["HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite"), "PATH": "/usr/bin:/bin"]
     let sample = Repository.read("Samples/json/reminders.json")
     let imported = try Self.run(copy, ["import", "-"], input: sample, environment: environment)

@@ -217,7 +217,10 @@ struct ContentLineParts: Sendable, Equatable {
     let utf8 = text.utf8
     let parts = utf8.withContiguousStorageIfAvailable { bytes in
       Self(bytes: bytes) { start, end in
-        String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
+        // A short part (a name, a parameter, most values) becomes a small string held inline,
+        // whose validation is a few instructions; a long one is copied from the line as it is.
+        guard end - start > 15 else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+        return String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
       }
     }
     switch parts {

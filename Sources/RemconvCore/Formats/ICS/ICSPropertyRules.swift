@@ -1,3 +1,5 @@
+import Foundation
+
 /// remconv's own verdict on a property line inside a VTODO or one of its sub-components: a line
 /// that breaks one of these rules is not read, but kept as written in `extra.ical.invalid` (or,
 /// inside a sub-component or an override, as `X-REMCONV-INVALID`), with an `ical-error` warning.
@@ -34,6 +36,42 @@ enum ICSPropertyRules {
     guard let type = valueType(of: line.known, parts: parts, checksReadValues: checksReadValues) else { return nil }
     guard isValid(parts, as: type) else { return "\(name): '\(parts.value)' is not a \(type.rawValue) value" }
     return nil
+  }
+
+  /// True when `line` passes every rule by what is known without splitting it: a known name
+  /// whose value has no syntax to check, or an `X-` name; a first colon with no quote before it
+  /// (so it ends the name and parameters) and a value after it. Most kept lines are of this
+  /// kind, and their parts are never needed.
+  static func passesWithoutParsing(_ line: ContentLine, checksReadValues: Bool) -> Bool {
+    if let known = line.known, hasTypedValue(known, checksReadValues: checksReadValues) { return false }
+    return line.text.utf8.withContiguousStorageIfAvailable { bytes in
+      guard let base = bytes.baseAddress, let colon = memchr(base, Int32(UInt8(ascii: ":")), bytes.count) else { return false }
+      let head = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+      guard head + 1 < bytes.count, memchr(base, Int32(UInt8(ascii: "\"")), head) == nil else { return false }
+      return line.known != nil || isExtensionName(UnsafeBufferPointer(rebasing: bytes[..<head]))
+    } ?? false
+  }
+
+  /// `X-` (either case) and name bytes up to the first `;` of `head`.
+  private static func isExtensionName(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard head.count > 2, head[0] | 0x20 == UInt8(ascii: "x"), head[1] == UInt8(ascii: "-") else { return false }
+    for byte in head[2...] {
+      if byte == UInt8(ascii: ";") { return true }
+      let letter = byte | 0x20
+      guard (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        || byte == UInt8(ascii: "-")
+      else { return false }
+    }
+    return true
+  }
+
+  /// Whether a property may have a value of a type whose syntax is checked.
+  private static func hasTypedValue(_ name: ICSName, checksReadValues: Bool) -> Bool {
+    switch name {
+    case .dtstart, .recurrenceID, .exdate, .rdate, .sequence, .repeatCount, .duration, .trigger, .rrule, .geo: true
+    case .due, .completed, .created, .lastModified, .dtstamp, .priority, .percentComplete: checksReadValues
+    default: false
+    }
   }
 
   private enum ValueType: String {

@@ -92,19 +92,24 @@ struct VTodoDecoder {
         continue
       case nil:
         if depth > 1 {
-          fields.lines.append(isKept(line, parts: line.parts, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text))
+          fields.lines.append(isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text))
           continue
         }
+      }
+      // The line's name is the name of its parts (both are what comes before the first `;` or
+      // `:`); only an ASCII name can be a known one. A line that is not modelled is kept as it
+      // is, so it is split only when the rules need its parts.
+      guard let name = line.known, Self.isModelled(name) else {
+        if isKept(line, checksReadValues: false, uid: uid) {
+          fields.lines.append(line.text)
+        } else {
+          fields.invalid.append(line.text)
+        }
+        continue
       }
       let parts = line.parts
       guard isKept(line, parts: parts, checksReadValues: false, uid: uid), let parts else {
         fields.invalid.append(line.text)
-        continue
-      }
-      // The line's name is the name of its parts (both are what comes before the first `;` or
-      // `:`); only an ASCII name can be a known one.
-      guard let name = line.known, Self.isModelled(name) else {
-        fields.lines.append(line.text)
         continue
       }
       let repeatable = Self.isRepeatable(name)
@@ -367,6 +372,13 @@ struct VTodoDecoder {
     return uid
   }
 
+  /// Whether `line`, which is kept whole if so, passes `ICSPropertyRules`; split only when the
+  /// rules need its parts.
+  private func isKept(_ line: ContentLine, checksReadValues: Bool, uid: String?) -> Bool {
+    ICSPropertyRules.passesWithoutParsing(line, checksReadValues: checksReadValues)
+      || isKept(line, parts: line.parts, checksReadValues: checksReadValues, uid: uid)
+  }
+
   /// Whether `line` passes `ICSPropertyRules`; when not, an `ical-error` says why.
   private func isKept(_ line: ContentLine, parts: ContentLineParts?, checksReadValues: Bool, uid: String?) -> Bool {
     guard let problem = ICSPropertyRules.problem(in: line, parts: parts, checksReadValues: checksReadValues) else {
@@ -382,7 +394,7 @@ struct VTodoDecoder {
   /// An override's lines, kept whole: those that break a rule wrapped in `X-REMCONV-INVALID`.
   private func keptLines(of block: ComponentBlock, uid: String?) -> [String] {
     block.lines.map { line in
-      line.boundary != nil || isKept(line, parts: line.parts, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text)
+      line.boundary != nil || isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text)
     }
   }
 

@@ -20,7 +20,8 @@ let package = Package(
   ],
   targets: [
     // C libraries, each behind one system-library target. Their Swift importers live in one
-    // folder each (checked by Scripts/check-boundaries.sh and a test).
+    // folder each: checked by Scripts/check-boundaries.sh, which `make test` runs and
+    // BoundaryTests (RemconvCoreTests) runs in `swift test`.
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(

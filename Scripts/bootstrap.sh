@@ -10,6 +10,9 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(taskwarrior todoman python3-icalendar)
   # The shells and roff tools the completion and man page tests run when present.
   packages+=(zsh fish groff-base mandoc)
+  # GNU time and prlimit measure and limit the child processes of the bounds tests
+  # (MeasuredProcess), which fail without them rather than skip.
+  packages+=(time util-linux)
 fi
 if [ "${1:-}" = "--bench" ]; then
   # make bench: GNU time for peak memory, valgrind for instruction counts, and the peers it

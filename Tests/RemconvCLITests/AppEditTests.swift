@@ -99,6 +99,80 @@ import Testing
     #expect(object["listId"] as? String == "LIST-WORK")
   }
 
+  /// `add` and `edit` hold a reminder to the item limit every import applies, measured the
+  /// same way (its JSON Lines line, `InputLimits.maximumItemSize`): the largest reminder they
+  /// accept is exactly as large as the largest an import accepts, so its export reads back;
+  /// one byte more is exit 65 naming the field, and nothing is written.
+  @Test func addAndEditHoldAReminderToTheItemLimitNamingTheField() throws {
+    let limit = InputLimits.maximumItemSize
+    let bench = try AppFixture.bench()
+    let small = bench.run(["add", "Big", "--list", "Work", "--notes", "n"])
+    #expect(small.status == .ok)
+    let id = small.output.trimmingCharacters(in: .newlines)
+    let line = try #require(
+      bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").first { $0.contains(id) })
+    let room = limit - line.utf8.count  // the item is the line without its line break
+
+    let before = bench.snapshot()
+    let over = bench.run(["add", "Big", "--list", "Work", "--notes", String(repeating: "n", count: room + 2)])
+    #expect(over.status == .dataError)
+    #expect(
+      over.errors.contains(
+        "the reminder would be larger than the limit of \(limit) bytes of one item (\(limit + 1) bytes as a JSON Lines line); "
+          + "the longest field, notes, is \(room + 2) bytes"), "\(over.errors)")
+    #expect(bench.snapshot() == before)
+
+    // The largest: accepted, exported as a line of exactly the limit, imported again.
+    let largest = bench.run(["add", "Big", "--list", "Work", "--notes", String(repeating: "n", count: room + 1)])
+    #expect(largest.status == .ok, "\(largest.errors)")
+    let largestID = largest.output.trimmingCharacters(in: .newlines)
+    let export = bench.run(["export", "--format", "jsonl"]).output
+    let largestLine = try #require(export.split(separator: "\n").first { $0.contains(largestID) })
+    #expect(largestLine.utf8.count == limit)
+    let again = TestBench()
+    #expect(again.run(["import", "--format", "jsonl", bench.directory.write("export.jsonl", export)]).status == .ok)
+
+    // An edit that would grow it by one byte names the field it changes.
+    let unchanged = bench.snapshot()
+    let edited = bench.run(["edit", largestID, "--title", "Bigg"])
+    #expect(edited.status == .dataError)
+    #expect(
+      edited.errors.contains("(\(limit + 1) bytes as a JSON Lines line); the longest field, notes, is \(room + 1) bytes"),
+      "\(edited.errors)")
+    // The title "Big" of the first one replaced by one byte more than the room it has.
+    let retitled = bench.run(["edit", id, "--title", String(repeating: "t", count: room + 4)])
+    #expect(retitled.status == .dataError)
+    #expect(retitled.errors.contains("; the longest field, title, is \(room + 4) bytes"), "\(retitled.errors.suffix(300))")
+    #expect(bench.snapshot() == unchanged)
+    // Shorter is always fine.
+    #expect(bench.run(["edit", largestID, "--notes", "short"]).status == .ok)
+  }
+
+  /// A subtask moves with its parent, into another list whose members make its line longer:
+  /// when that takes it over the item limit the move is refused, naming the subtask, and
+  /// nothing moves.
+  @Test func aMoveThatTakesASubtaskOverTheItemLimitIsRefusedWhole() throws {
+    let limit = InputLimits.maximumItemSize
+    let bench = try AppFixture.bench()
+    let parent = bench.run(["add", "Parent", "--list", "Work"]).output.trimmingCharacters(in: .newlines)
+    let probe = bench.run(["add", "Sub", "--parent", parent, "--notes", "n"])
+    #expect(probe.status == .ok, "\(probe.errors)")
+    let subtask = probe.output.trimmingCharacters(in: .newlines)
+    let line = try #require(
+      bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").first { $0.contains(subtask) })
+    // Grown to the limit less 100 bytes in Work; a list whose name is 200 bytes longer.
+    #expect(bench.run(["edit", subtask, "--notes", String(repeating: "n", count: limit - line.utf8.count - 99)]).status == .ok)
+    let longName = "Work" + String(repeating: "k", count: 200)
+    #expect(bench.run(["list", "create", longName]).status == .ok)
+    let before = bench.snapshot()
+    let moved = bench.run(["edit", parent, "--list", longName])
+    #expect(moved.status == .dataError)
+    #expect(
+      moved.errors.contains("the subtask \(subtask) would be larger than the limit of \(limit) bytes of one item"),
+      "\(moved.errors.suffix(300))")
+    #expect(bench.snapshot() == before)
+  }
+
   // MARK: edit
 
   @Test func editChangesTheFieldsAndStampsEditedAt() throws {

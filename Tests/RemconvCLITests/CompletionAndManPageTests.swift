@@ -7,10 +7,21 @@ import Testing
 /// The completion scripts and the man page: generated from the command definitions, valid in
 /// their shells and in roff, and complete. The shells and roff tools are run when installed
 /// (Scripts/bootstrap.sh --test installs zsh, fish, groff and mandoc); without them only the
-/// structural checks run.
+/// structural checks run, and the tests that need one are reported as skipped, never passed.
+/// In CI (`CI` set), which installs them, a missing one fails the test.
 @Suite struct CompletionAndManPageTests {
   static func tool(_ name: String) -> String? {
     ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Whether a test needing `name` runs: when it is installed, and always in CI.
+  static func runs(with name: String) -> Bool {
+    tool(name) != nil || ProcessInfo.processInfo.environment["CI"] != nil
+  }
+
+  /// The tool's path; a missing one (in CI) fails the test, naming what installs it.
+  static func required(_ name: String) throws -> String {
+    try #require(tool(name), "\(name) is not installed: Scripts/bootstrap.sh --test installs it")
   }
 
   /// Runs a program; returns its status, stdout and stderr.
@@ -127,8 +138,9 @@ import Testing
 
   // MARK: zsh and fish
 
-  @Test func theZshScriptParsesAndRegistersItself() throws {
-    guard let zsh = Self.tool("zsh") else { return }
+  @Test(.enabled(if: runs(with: "zsh"), "needs zsh"))
+  func theZshScriptParsesAndRegistersItself() throws {
+    let zsh = try Self.required("zsh")
     let bench = TestBench()
     let folder = bench.directory.file("zfunc")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -149,8 +161,9 @@ import Testing
     #expect(output == "_remconv\n_remconv: function\n_remconv_list_create: function\n_remconv_show: function\n_remconv_list_names: function\n")
   }
 
-  @Test func fishCompletesLikeBash() throws {
-    guard let fish = Self.tool("fish") else { return }
+  @Test(.enabled(if: runs(with: "fish"), "needs fish"))
+  func fishCompletesLikeBash() throws {
+    let fish = try Self.required("fish")
     let bench = try AppFixture.bench()
     let file = bench.directory.write("remconv.fish", Self.script("fish"))
     let (parsed, _, parseErrors) = try Self.execute(fish, ["-n", file])
@@ -200,8 +213,9 @@ import Testing
     #expect(ManPage.paragraph(String(repeating: "word ", count: 40)).allSatisfy { $0.utf8.count <= 78 })
   }
 
-  @Test func groffRendersTheManPageWithoutWarnings() throws {
-    guard let groff = Self.tool("groff") else { return }
+  @Test(.enabled(if: runs(with: "groff"), "needs groff"))
+  func groffRendersTheManPageWithoutWarnings() throws {
+    let groff = try Self.required("groff")
     let bench = TestBench()
     let file = bench.directory.write("remconv.1", bench.run(["man"]).output)
     let (status, output, errors) = try Self.execute(groff, ["-man", "-Tutf8", "-ww", file])
@@ -210,8 +224,9 @@ import Testing
     #expect(output.contains("remconv list create"))
   }
 
-  @Test func mandocLintsTheManPage() throws {
-    guard let mandoc = Self.tool("mandoc") else { return }
+  @Test(.enabled(if: runs(with: "mandoc"), "needs mandoc"))
+  func mandocLintsTheManPage() throws {
+    let mandoc = try Self.required("mandoc")
     let bench = TestBench()
     let file = bench.directory.write("remconv.1", bench.run(["man"]).output)
     let (_, output, errors) = try Self.execute(mandoc, ["-Tlint", file])

@@ -10,7 +10,7 @@ import Testing
 /// These run the built binary as separate processes (`RemconvBinary`). The default sizes keep
 /// the suite to about a minute on a loaded machine; `REMCONV_LONG_TESTS=1` runs the sizes
 /// recorded in docs/reliability.md (with `REMCONV_BINARY=.build/release/remconv`).
-@Suite(.serialized, .enabled(if: RemconvBinary.isAvailable))
+@Suite(.serialized, .needsRemconvBinary)
 struct CrashAndContentionTests {
   static let sample = Repository.path("Samples/json/reminders.json")
   static let sampleLines = Repository.read("Samples/jsonl/reminders.jsonl").split(separator: "\n").map(String.init)
@@ -363,7 +363,7 @@ extension SQLValue {
 /// The fuzz harness's properties hold for every sample and fixture of every readable format:
 /// `remconv-fuzz FORMAT FILES` (the replayer of a normal build) runs each through the reader,
 /// the merge engine, the store and the writer round trip, as libFuzzer does with its inputs.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: RemconvBinary.fuzzReplayer)))
+@Suite(.needsFuzzReplayer)
 struct FuzzReplayTests {
   /// Samples, fixtures, malformed fixtures and saved fuzz findings of a format: the seeds
   /// Scripts/fuzz.sh gives libFuzzer.

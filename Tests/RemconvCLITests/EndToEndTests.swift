@@ -4,8 +4,8 @@ import RemconvTestSupport
 import Testing
 
 /// Runs the built `remconv` binary as a separate process, as a user or a pipeline would.
-@Suite struct EndToEndTests {
-  static let binary = Repository.path(".build/debug/remconv")
+@Suite(.needsRemconvBinary) struct EndToEndTests {
+  static let binary = RemconvBinary.path
 
   static func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]) throws
     -> ProcessOutcome
@@ -13,7 +13,7 @@ import Testing
     try Program.run(executable, arguments, environment: environment, input: input)
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test
   func aCopiedBinaryWorksWithoutTheCheckout() throws {
     let directory = TemporaryDirectory()
     let copy = directory.file("remconv")
@@ -28,7 +28,7 @@ import Testing
     #expect(exported.output == sample)
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test
   func exitCodesReachTheShell() throws {
     let directory = TemporaryDirectory()
     let environment = ["HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite")]
@@ -40,7 +40,7 @@ import Testing
     #expect(bad.errors.hasPrefix("remconv: error: <stdin>:1:"))
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: binary)))
+  @Test
   func noProgressLineWhenStderrIsAPipe() throws {
     let directory = TemporaryDirectory()
     var lines: [String] = []

@@ -289,7 +289,7 @@ final class ReadAll: @unchecked Sendable {
 
 /// The output rules that need a process of their own: standard output that cannot be
 /// written, `-o /dev/stdout`, signals, a kill during a backup, a full disk under a vdir.
-@Suite(.serialized, .enabled(if: RemconvBinary.isAvailable))
+@Suite(.serialized, .needsRemconvBinary)
 struct OutputProcessTests {
   static let sample = Repository.path("Samples/json/reminders.json")
 

@@ -59,21 +59,6 @@ public enum FixtureStores {
   }
 }
 
-/// The built `remconv` executable, for tests that need real processes (SIGKILL, races).
-public enum RemconvExecutable {
-  /// Next to the test bundle (`swift build` puts every product in one folder), else in
-  /// `.build/debug`; nil when it was not built.
-  public static var path: String? {
-    let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("remconv").path
-    for candidate in [besideTests, Repository.path(".build/debug/remconv")]
-    where FileManager.default.isExecutableFile(atPath: candidate) {
-      return candidate
-    }
-    return nil
-  }
-}
-
 extension FixtureStores {
   /// Copies the fixture `name` into `directory` and runs `sql` on the copy (to tamper with its
   /// history or its schema), with a plain connection that knows nothing of migrations.

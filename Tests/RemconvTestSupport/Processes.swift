@@ -1,20 +1,91 @@
 import Foundation
+import Testing
 
-/// The built `remconv` binary, run as a separate process as a user or a pipeline would.
+/// The built products the tests run as separate processes: `remconv`, as a user or a pipeline
+/// would, and the fuzz harness's input replayer.
 ///
-/// `$REMCONV_BINARY` points the tests at another build (`.build/release/remconv` for the long
-/// runs); by default it is the debug build `swift build --build-tests` makes.
+/// `swift build` (and `swift test`, which builds every product first) puts the products in one
+/// folder with the test bundle, so they are looked for beside the running test bundle first,
+/// then in `.build/debug`. `$REMCONV_BINARY` points the tests at another build
+/// (`.build/release/remconv` for the long runs). A test that needs a product that is not there
+/// fails, naming what to build (`.needsBuiltProducts`): it never passes by skipping.
 public enum RemconvBinary {
   public static let path: String =
-    ProcessInfo.processInfo.environment["REMCONV_BINARY"] ?? Repository.path(".build/debug/remconv")
+    ProcessInfo.processInfo.environment["REMCONV_BINARY"] ?? BuiltProduct.locate("remconv")
 
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-  /// The fuzz harness's input replayer, beside the debug binary.
-  public static let fuzzReplayer = Repository.path(".build/debug/remconv-fuzz")
+  /// The fuzz harness's input replayer, beside the binary the tests run.
+  public static let fuzzReplayer = BuiltProduct.locate("remconv-fuzz")
 
   /// Whether the long runs are asked for (`REMCONV_LONG_TESTS=1`).
   public static var longRuns: Bool { ProcessInfo.processInfo.environment["REMCONV_LONG_TESTS"] == "1" }
+
+  /// The binary's path; throws, naming the path and the command to build it, when it is not
+  /// there.
+  public static func required() throws -> String {
+    try BuiltProduct.require(path, product: "remconv")
+  }
+}
+
+/// Where `swift build` put a product of this package, and the error of one that is missing.
+public enum BuiltProduct {
+  /// The folders a product is looked for in: the test bundle's own (the products of the same
+  /// `swift build`), then `.build/debug`.
+  public static let folders: [String] = {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let debug = URL(fileURLWithPath: Repository.path(".build/debug")).resolvingSymlinksInPath()
+    var folders = [bundle.deletingLastPathComponent().path]
+    if !folders.contains(debug.path) { folders.append(debug.path) }
+    return folders
+  }()
+
+  /// The first folder's `name` that is an executable; the first folder's path when none is,
+  /// so that the error names where it was expected.
+  public static func locate(_ name: String) -> String {
+    let candidates = folders.map { $0 + "/" + name }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+  }
+
+  public struct Missing: Error, CustomStringConvertible {
+    public let path: String
+    public let product: String
+    public var description: String {
+      "the built product '\(product)' is not at \(path) (nor in \(BuiltProduct.folders.joined(separator: ", "))): "
+        + "run `swift build --build-tests` (or `swift test`, which builds every product) first; "
+        + "a test that needs it fails rather than skip"
+    }
+  }
+
+  public static func require(_ path: String, product: String) throws -> String {
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw Missing(path: path, product: product) }
+    return path
+  }
+}
+
+/// A trait for a test or suite that runs built products: each of its tests fails with
+/// `BuiltProduct.Missing` when one of them is not there, instead of being skipped.
+public struct NeedsBuiltProducts: SuiteTrait, TestTrait, TestScoping {
+  let products: [(path: String, name: String)]
+
+  public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    for product in products { _ = try BuiltProduct.require(product.path, product: product.name) }
+    try await function()
+  }
+}
+
+extension Trait where Self == NeedsBuiltProducts {
+  /// The test needs the built `remconv` (`RemconvBinary.path`).
+  public static var needsRemconvBinary: Self { NeedsBuiltProducts(products: [(RemconvBinary.path, "remconv")]) }
+
+  /// The test needs the fuzz harness's input replayer (`RemconvBinary.fuzzReplayer`).
+  public static var needsFuzzReplayer: Self {
+    NeedsBuiltProducts(products: [(RemconvBinary.fuzzReplayer, "remconv-fuzz")])
+  }
 }
 
 /// Any program run to its end (a shell, a peer, a copied binary), with `input` on its

@@ -56,6 +56,7 @@ public struct ReminderEditor {
         id: StableID.make(), listID: list.list.id, parentID: parent?.reminder.id, title: new.title,
         notes: new.notes, flagged: new.flagged, dueDate: new.dueDate, priority: new.priority, createdAt: now,
         editedAt: now)
+      try Self.requireItemSize(reminder, in: list.list, naming: [("title", new.title), ("notes", new.notes)])
       let row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parent?.rowID)
       let stored = StoredReminder(rowID: row, listRowID: list.rowID, parentRowID: parent?.rowID, reminder: reminder)
       return Outcome(reminder: stored, list: list.list, changed: true, movedSubtasks: 0)
@@ -120,6 +121,7 @@ public struct ReminderEditor {
         return Outcome(reminder: stored, list: try list(of: stored), changed: false, movedSubtasks: 0)
       }
       reminder.editedAt = now
+      let destination = try target?.list ?? list(of: stored)
       var listRowID = stored.listRowID
       var parentRowID = stored.parentRowID
       var moved = 0
@@ -131,9 +133,15 @@ public struct ReminderEditor {
         parentRowID = nil
         moved = try moveSubtasks(of: stored.rowID, to: target)
       }
+      // Measured as moved (another list's members, no parent); a refusal rolls the move back.
+      try Self.requireItemSize(
+        reminder, in: destination,
+        naming: [("title", changes.title), ("notes", changes.notes), ("list", changes.listName)].compactMap { field in
+          field.1.map { (field.0, $0) }
+        } + [("title", reminder.title), ("notes", reminder.notes)])
       try store.updateReminder(rowID: stored.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
       let updated = StoredReminder(rowID: stored.rowID, listRowID: listRowID, parentRowID: parentRowID, reminder: reminder)
-      return Outcome(reminder: updated, list: try target?.list ?? list(of: stored), changed: true, movedSubtasks: moved)
+      return Outcome(reminder: updated, list: destination, changed: true, movedSubtasks: moved)
     }
   }
 
@@ -186,6 +194,11 @@ public struct ReminderEditor {
       var reminder = subtask.reminder
       reminder.listID = list.list.id
       reminder.editedAt = now
+      // Another list's members make its line longer: a subtask that would outgrow the item
+      // limit refuses the move (and the transaction undoes the rest).
+      try Self.requireItemSize(
+        reminder, in: list.list, naming: [("list", list.list.name), ("title", reminder.title), ("notes", reminder.notes)],
+        subject: "the subtask \(reminder.id)")
       try store.updateReminder(rowID: row, reminder, listRowID: list.rowID, parentRowID: subtask.parentRowID)
       moved += 1
     }
@@ -295,6 +308,26 @@ public struct ReminderEditor {
   }
 
   // MARK: Rules
+
+  /// Refuses a reminder larger than one item (`InputLimits.maximumItemSize`) measured as
+  /// every import measures one (`ItemLimitedReader`): the JSON Lines line it exports as, its
+  /// list's members included. What `add` and `edit` store is then what an export writes and an
+  /// import reads back. The error names `subject` and the longest of `fields` (the ones given
+  /// first win a tie: those the command changes, then the reminder's own).
+  static func requireItemSize(
+    _ reminder: Reminder, in list: ReminderList, naming fields: [(String, String)], subject: String = "the reminder"
+  ) throws {
+    let prefix = JSONLinesFormat.linePrefix(of: list).count
+    guard JSONLinesFormat.lineLengthBound(of: reminder, prefixLength: prefix) > InputLimits.maximumItemSize else { return }
+    var scratch: [UInt8] = []
+    let length = JSONLinesFormat.lineLength(of: reminder, prefixLength: prefix, scratch: &scratch)
+    guard length > InputLimits.maximumItemSize else { return }
+    var longest = fields.first ?? ("title", reminder.title)
+    for field in fields.dropFirst() where field.1.utf8.count > longest.1.utf8.count { longest = field }
+    throw RemconvError.invalidInput(
+      "\(subject) would be larger than the limit of \(InputLimits.maximumItemSize) bytes of one item "
+        + "(\(length) bytes as a JSON Lines line); the longest field, \(longest.0), is \(longest.1.utf8.count) bytes")
+  }
 
   static func requireTitle(_ title: String) throws {
     if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

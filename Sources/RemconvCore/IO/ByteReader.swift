@@ -326,11 +326,20 @@ public enum InputLimits {
   /// for sources without UIDs, subtasks waiting for a parent that comes later, lists. This
   /// bounds that state and a runaway pipeline; it is ten times the largest benchmark.
   public static let maximumItemCount = 10_000_000
-  /// The largest single item (one reminder with everything it holds), as a reader reads it
-  /// and as remconv's JSON Lines writes it: what one import accepts, an export writes and a
-  /// later import reads back. The same as the longest line, so that an item's JSON Lines line
-  /// always fits.
+  /// The largest single item (one reminder with everything it holds), measured in one place
+  /// for every reader: the JSON Lines line remconv writes for it, its list's members included
+  /// (`ItemLimitedReader`). What one import accepts, an export writes and a later import reads
+  /// back. The same as the longest line, so that an item's JSON Lines line always fits.
   public static let maximumItemSize = 16 << 20
+  /// How many times `maximumItemSize` the raw bytes of one item may take in a format that
+  /// spells it longer than JSON Lines: iCalendar escapes at most double a text (`,` and `;`
+  /// are one byte in JSON, `\,` and `\;` in iCalendar), and folding adds three bytes in 75.
+  public static let rawItemSizeMultiple = 3
+  /// A memory-safety cap on the bytes a reader holds for one item before it is decoded and
+  /// measured (an iCalendar component with its overrides, an unfolded content line, a vdir
+  /// item file): `rawItemSizeMultiple` times the item limit, so that every writer's output of
+  /// an item the item limit accepts reads back, and the item limit then decides.
+  public static let maximumRawItemSize = maximumItemSize * rawItemSizeMultiple
   /// The largest metadata file of a vdir collection (`displayname`, `color`, remconv's id,
   /// symbol and creation time): a name or a colour, never more. `remconv-extra` holds a list's
   /// `extra` and may be as large as an item.

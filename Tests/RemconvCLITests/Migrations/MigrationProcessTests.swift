@@ -11,7 +11,7 @@ private final class Child {
   private var errorBytes = Data()
 
   init(_ arguments: [String], environment: [String: String] = [:]) throws {
-    let executable = try #require(RemconvExecutable.path, "the remconv executable is not built (swift build)")
+    let executable = try RemconvBinary.required()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
@@ -32,6 +32,32 @@ private final class Child {
     }
   }
 
+  /// Waits, until `deadline` seconds have passed, for the observable state of a process
+  /// waiting for the store's lock: it has the store at `path` open (a descriptor in
+  /// `/proc/PID/fd`) and sleeps in SQLite's busy handler between two attempts (its current
+  /// system call, `/proc/PID/syscall`, is `nanosleep` or `clock_nanosleep`). False when the
+  /// process ended first or never got there.
+  func waitUntilWaitingForLock(on path: String, deadline seconds: Double = 30) -> Bool {
+    let pid = process.processIdentifier
+    let deadline = Date().addingTimeInterval(seconds)
+    // The numbers of nanosleep and clock_nanosleep.
+    #if arch(x86_64)
+    let sleeps: Set<String> = ["35", "230"]
+    #else
+    let sleeps: Set<String> = ["101", "115"]
+    #endif
+    while Date() < deadline, process.isRunning {
+      let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+      let holdsStore = descriptors.contains { descriptor in
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")) == path
+      }
+      let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8))?.split(separator: " ").first
+      if holdsStore, let call, sleeps.contains(String(call)) { return true }
+      usleep(1_000)
+    }
+    return false
+  }
+
   func kill() {
     Foundation.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
@@ -47,7 +73,7 @@ private final class Child {
 }
 
 /// Real processes against one store: killed mid-upgrade, racing, waiting for the lock.
-@Suite(.serialized) struct MigrationProcessTests {
+@Suite(.serialized, .needsRemconvBinary) struct MigrationProcessTests {
   /// The pause points of REMCONV_TEST_PAUSE_AT_STEP for an upgrade from 0001: after the
   /// backup, after each step, after COMMIT.
   static let killPoints = ["0", "2", "3", "4", "5", "6", "7", "commit"]
@@ -129,7 +155,7 @@ private final class Child {
     #expect(refused.errors.contains("being upgraded or written by another remconv (waited 300 ms)"), "\(refused.errors)")
 
     let patient = try Child(["migrate", "up", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "30000"])
-    Thread.sleep(forTimeInterval: 0.5)
+    #expect(patient.waitUntilWaitingForLock(on: path), "it waits for the lock")
     #expect(patient.process.isRunning, "it waits for the lock")
     holder.kill()
     let waited = patient.finish()

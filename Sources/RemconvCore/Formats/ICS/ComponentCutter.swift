@@ -179,9 +179,9 @@ final class ComponentCutter {
       if keep {
         if partial?.keeps(line, depth: open.count) ?? true { lines.append(self.lines.materialize()) }
         size += self.lines.decodedLength
-        if size > InputLimits.maximumItemSize {
+        if size > InputLimits.maximumRawItemSize {
           throw RemconvError.invalidInput(
-            "the \(name) is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item",
+            "the \(name) is larger than the limit of \(InputLimits.maximumRawItemSize) bytes of one item as iCalendar",
             at: SourceLocation(file: file, line: first.line))
         }
       }

@@ -135,9 +135,9 @@ final class ContentLineReader {
         _ = try bytes.next()
         _ = try bytes.appendLine(to: &logical, limit: InputLimits.maximumLineLength - 1)
         physicalLine += 1
-        if logical.count > InputLimits.maximumFieldSize {
+        if logical.count > InputLimits.maximumRawItemSize {
           throw .invalidInput(
-            "a content line is longer than the limit of \(InputLimits.maximumFieldSize) bytes",
+            "a content line is longer than the limit of \(InputLimits.maximumRawItemSize) bytes",
             at: SourceLocation(file: file, line: start))
         }
       }

@@ -153,9 +153,9 @@ final class ICSReader: ReminderReader {
     let size = block.lines.reduce(0) { $0 + $1.text.utf8.count }
     if let uid, !uid.isEmpty, !group.isEmpty, listID == groupListID, groupUID == uid {
       groupSize += size
-      if groupSize > InputLimits.maximumItemSize {
+      if groupSize > InputLimits.maximumRawItemSize {
         throw RemconvError.invalidInput(
-          "the VTODO \(uid) with its overrides is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item",
+          "the VTODO \(uid) with its overrides is larger than the limit of \(InputLimits.maximumRawItemSize) bytes of one item as iCalendar",
           at: session.location(group[0].startLine))
       }
       group.append(block)

@@ -191,7 +191,7 @@ public enum VdirFormat {
 
     private func openItem(_ name: String, in list: ReminderList) throws -> ICSReader {
       let path = currentFolder + "/" + name
-      let bytes = try ByteReader.open(path: path, followingLinks: false).readAll(limit: InputLimits.maximumItemSize)
+      let bytes = try ByteReader.open(path: path, followingLinks: false).readAll(limit: InputLimits.maximumRawItemSize)
       let session = ICSReadSession(
         file: path, diagnostics: context.diagnostics, options: context.options, links: links, derivedIDs: derivedIDs)
       try ICSPrescan.scan(ByteReader(bytes: bytes, name: path), session: session)

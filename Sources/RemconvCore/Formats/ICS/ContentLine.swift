@@ -217,9 +217,11 @@ struct ContentLineParts: Sendable, Equatable {
     let utf8 = text.utf8
     let parts = utf8.withContiguousStorageIfAvailable { bytes in
       Self(bytes: bytes) { start, end in
-        // A short part (a name, a parameter, most values) becomes a small string held inline,
-        // whose validation is a few instructions; a long one is copied from the line as it is.
-        guard end - start > 15 else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+        // Decoding ASCII is a copy (and a short part becomes a small string held inline); the
+        // slice of the line, which has a fixed cost of its own, pays only for a long part
+        // with other characters, whose validation goes scalar by scalar.
+        let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard part.count > 15, !Self.isASCII(part) else { return String(decoding: part, as: UTF8.self) }
         return String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
       }
     }
@@ -231,6 +233,21 @@ struct ContentLineParts: Sendable, Equatable {
       guard let native = ContentLineParts(String(decoding: Array(utf8), as: UTF8.self)) else { return nil }
       self = native
     }
+  }
+
+  /// No byte with the high bit set: eight bytes to a test, stopping at the first word with one.
+  private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      if base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+      offset += 8
+    }
+    while offset < bytes.count {
+      if bytes[offset] >= 0x80 { return false }
+      offset += 1
+    }
+    return true
   }
 
   /// `slice(start, end)` is the text of bytes `start..<end`.

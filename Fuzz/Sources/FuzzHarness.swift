@@ -76,9 +76,10 @@ final class FuzzHarness {
       source = .file(folder + "/input." + (format.extensions.first ?? "txt"))
       inputPath = folder + "/input." + (format.extensions.first ?? "txt")
     }
-    store = try Store(path: folder + "/store.sqlite")
     // The store is scratch: nothing must survive a power cut, and each run is rolled back.
-    try store.database.execute("PRAGMA synchronous = OFF")
+    var options = Store.Options()
+    options.syncsToDisk = false
+    store = try Store(path: folder + "/store.sqlite", options: options)
     let base = ByteReader(bytes: Array(Self.baseDocument.utf8), name: "base.json")
     let baseSource = InputSource.file("base.json")
     let diagnostics = DiagnosticLog()
@@ -143,7 +144,7 @@ final class FuzzHarness {
     _ reader: any ReminderReader, diagnostics: DiagnosticLog, onRecord: () -> Void = {}
   ) throws -> ImportReport {
     let engine = try MergeEngine(
-      store: store, options: MergeEngine.Options(defaultList: "Fuzz"), diagnostics: diagnostics,
+      repository: store, options: MergeEngine.Options(defaultList: "Fuzz"), diagnostics: diagnostics,
       report: ImportReport(source: source.displayName, format: format.name))
     while let record = try reader.next() {
       try engine.consume(record)

@@ -1,6 +1,6 @@
 import Foundation
 import RemconvCLI
-import RemconvCore
+@testable import RemconvCore
 import RemconvTestSupport
 import Testing
 

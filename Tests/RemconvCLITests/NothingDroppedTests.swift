@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import RemconvCLI
-import RemconvCore
+@testable import RemconvCore
 import RemconvTestSupport
 
 /// Issue 19, "nothing dropped silently": what a store or an input holds reaches the output or

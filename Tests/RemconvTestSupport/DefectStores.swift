@@ -1,5 +1,5 @@
 import Foundation
-import RemconvCore
+@testable import RemconvCore
 
 /// Stores with known defects, for the validator's tests: a store created by remconv, filled
 /// with a small clean baseline, then broken with raw SQL with foreign keys off, the way a hand

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Merges a stream of records into the store: lists by UID or name, reminders by UID.
+/// Merges a stream of records into a repository: lists by UID or name, reminders by UID.
 ///
-/// Knows no format (it sees `SourceRecord`s) and no SQL (it calls `Store`). Runs inside the
-/// caller's transaction; `Importer` owns that.
+/// Knows no format (it sees `SourceRecord`s) and no storage (it sees a `ReminderRepository`
+/// and its handles), so a store, a folder or a remote collection are merged alike. Runs
+/// inside the caller's transaction; `Importer` owns that.
 public final class MergeEngine {
   public struct Options: Sendable {
     /// `--list`: every reminder goes to this list.
@@ -17,43 +18,51 @@ public final class MergeEngine {
     }
   }
 
-  private let store: Store
+  private let repository: any ReminderRepository
   private let options: Options
   private let diagnostics: DiagnosticLog
   public private(set) var report: ImportReport
 
-  /// Source list UID → the store's list.
-  private var lists: [String: StoredList] = [:]
-  private var defaultList: StoredList?
-  /// Rows present before the import began have ids up to this; newer rows were added by it.
-  private let lastRowBeforeImport: Int64
-  /// Which pre-existing rows this import already matched, to spot a UID that comes twice in
-  /// one source without holding every UID in memory.
-  private var matchedRows = RowBits()
-  /// Which pre-existing rows this import changed: what its validation looks at.
-  private var changedRows = RowBits()
-  /// Lets the reader skip records the store holds unchanged (see `RecordDigest`).
+  /// Source list UID → the repository's list.
+  private var lists: [String: RepositoryList] = [:]
+  private var defaultList: RepositoryList?
+  /// Reminders present before the merge began have handles up to this; greater ones were
+  /// added by it.
+  private let lastBeforeMerge: ReminderHandle
+  /// Which pre-existing reminders this merge already matched, to spot a UID that comes twice
+  /// in one source without holding every UID in memory.
+  private var matched = RowBits()
+  /// Which pre-existing reminders this merge changed: what its validation looks at.
+  private var changed = RowBits()
+  /// Lets the reader skip records the repository holds unchanged (see `RecordDigest`).
   private let knownRecords: KnownRecords?
   /// What record digests are combined with: the options of this import that decide where a
   /// record's reminder goes.
   private let digestSeed: RecordDigest
   /// Subtasks whose parent had not been seen yet when they were written.
-  private var pendingParents: [(row: Int64, parentID: String, uid: String, location: SourceLocation)] = []
+  private var pendingParents: [PendingParent] = []
+
+  private struct PendingParent {
+    let child: ReminderHandle
+    let parentID: String
+    let uid: String
+    let location: SourceLocation
+  }
 
   public init(
-    store: Store, options: Options, diagnostics: DiagnosticLog, report: ImportReport, knownRecords: KnownRecords? = nil
+    repository: any ReminderRepository, options: Options, diagnostics: DiagnosticLog, report: ImportReport,
+    knownRecords: KnownRecords? = nil
   ) throws {
-    self.store = store
+    self.repository = repository
     self.options = options
     self.diagnostics = diagnostics
     self.report = report
     self.knownRecords = knownRecords
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
-    let maxRow = try store.database.scalar("SELECT coalesce(max(id), 0) FROM reminders")
-    if case .integer(let value) = maxRow { lastRowBeforeImport = value } else { lastRowBeforeImport = 0 }
-    // Only digests stored before this import can name a row to skip: into a store without
-    // any (a first import), readers are told at once that nothing is known.
-    if knownRecords != nil, try store.hasSourceDigests() {
+    lastBeforeMerge = try repository.lastReminderHandle()
+    // Only digests stored before this merge can name a reminder to skip: into a repository
+    // without any (a first import), readers are told at once that nothing is known.
+    if knownRecords != nil, try repository.hasSourceDigests() {
       knownRecords?.lookup = { [unowned self] digest in try self.holdsUnchanged(digest) }
     }
   }
@@ -82,10 +91,11 @@ public final class MergeEngine {
   /// since; if so, it counts as matched by this import (a second record with the same digest
   /// in the source is decoded, and reported as the duplicate it is).
   private func holdsUnchanged(_ digest: RecordDigest) throws -> Bool {
-    guard let row = try store.reminderRowID(sourceDigest: stored(digest)), !wasWrittenByThisImport(row) else {
+    guard let handle = try repository.reminderHandle(sourceDigest: stored(digest)), !wasWrittenByThisMerge(handle)
+    else {
       return false
     }
-    mark(row, in: &matchedRows)
+    mark(handle, in: &matched)
     return true
   }
 
@@ -97,19 +107,14 @@ public final class MergeEngine {
   /// Resolves subtasks whose parent came later, and reports parents that never came.
   public func finish() throws -> ImportReport {
     for pending in pendingParents {
-      if let parent = try store.reminderRowID(uid: pending.parentID) {
-        try attach(row: pending.row, uid: pending.uid, toParentRow: parent, parentID: pending.parentID, at: pending.location)
+      if let parent = try repository.reminderHandle(uid: pending.parentID) {
+        try attach(pending, to: parent)
       } else {
         diagnostics.warning(
           "missing-parent",
           "the parent \(pending.parentID) of this subtask is not in the source or the store; it stays top-level",
           at: pending.location, uid: pending.uid)
-        if let stored = try store.reminder(rowID: pending.row) {
-          var reminder = stored.reminder
-          reminder.extra["missingParent"] = .string(pending.parentID)
-          reminder.parentID = nil
-          try store.updateReminder(rowID: pending.row, reminder, listRowID: stored.listRowID, parentRowID: nil)
-        }
+        try detach(pending.child) { $0["missingParent"] = .string(pending.parentID) }
       }
     }
     pendingParents = []
@@ -119,7 +124,7 @@ public final class MergeEngine {
 
   // MARK: Lists
 
-  private func targetList() throws -> StoredList {
+  private func targetList() throws -> RepositoryList {
     if let defaultList { return defaultList }
     let name = options.targetList ?? options.defaultList
     let list = try findOrCreateList(named: name)
@@ -127,15 +132,15 @@ public final class MergeEngine {
     return list
   }
 
-  private func findOrCreateList(named name: String) throws -> StoredList {
-    if let existing = try store.list(named: name) { return existing }
+  private func findOrCreateList(named name: String) throws -> RepositoryList {
+    if let existing = try repository.findList(named: name) { return existing }
     let list = ReminderList(id: StableID.derived(["list", ListName.key(for: name)]), name: name)
-    let row = try store.insertList(list)
+    let handle = try repository.addList(list)
     report.listsAdded += 1
-    return StoredList(rowID: row, list: list)
+    return RepositoryList(handle: handle, list: list)
   }
 
-  private func mergeList(_ list: ReminderList) throws -> StoredList {
+  private func mergeList(_ list: ReminderList) throws -> RepositoryList {
     // An empty UID is no identifier: the store would hold a list no record could name again
     // (an empty list id means "no list" to a reminder). The list gets the UID a source without
     // ids would give it; its reminders still find it under the empty id, in `lists`.
@@ -151,12 +156,12 @@ public final class MergeEngine {
     // under, so that two blank names become one list, not a clash of keys.
     var name = ListName.normalized(list.name)
     if name.isEmpty {
-      let existing = try store.list(uid: list.id)
+      let existing = try repository.findList(uid: list.id)
       name = existing?.list.name ?? options.defaultList
       diagnostics.warning(
         "blank-list-name", "the list \(list.id) has a blank name; it is named '\(name)'", uid: list.id)
     }
-    if let existing = try store.list(uid: list.id) {
+    if let existing = try repository.findList(uid: list.id) {
       var updated = existing.list
       updated.name = name
       updated.symbol = list.symbol
@@ -165,7 +170,7 @@ public final class MergeEngine {
       updated.extra = Self.merged(extra: list.extra, over: existing.list.extra)
       if updated != existing.list {
         if ListName.key(for: updated.name) != ListName.key(for: existing.list.name),
-          let clash = try store.list(named: updated.name), clash.rowID != existing.rowID
+          let clash = try repository.findList(named: updated.name), clash.handle != existing.handle
         {
           diagnostics.warning(
             "list-name-taken",
@@ -174,22 +179,22 @@ public final class MergeEngine {
           updated.name = existing.list.name
         }
         if updated != existing.list {
-          try store.updateList(rowID: existing.rowID, updated)
+          try repository.replaceList(existing.handle, with: updated)
           report.listsUpdated += 1
         }
       }
-      return StoredList(rowID: existing.rowID, list: updated)
+      return RepositoryList(handle: existing.handle, list: updated)
     }
-    if let byName = try store.list(named: name) {
+    if let byName = try repository.findList(named: name) {
       // Same name key, another UID: the source's list lands in the store's list of that name,
       // whose own values stay; what the source's list carried is kept beside them.
       return try keepMergedList(list, named: name, in: byName)
     }
     var created = list
     created.name = name
-    let row = try store.insertList(created)
+    let handle = try repository.addList(created)
     report.listsAdded += 1
-    return StoredList(rowID: row, list: created)
+    return RepositoryList(handle: handle, list: created)
   }
 
   /// Keeps what a source list merged by name into `stored` carries and the stored list does
@@ -198,7 +203,9 @@ public final class MergeEngine {
   /// migration's merge policy use, and warns naming both lists. A UID derived from the name (a
   /// source without list UIDs) is no loss by itself; an entry already kept as it is is not
   /// written or reported again, so importing the same file twice changes nothing.
-  private func keepMergedList(_ list: ReminderList, named name: String, in stored: StoredList) throws -> StoredList {
+  private func keepMergedList(
+    _ list: ReminderList, named name: String, in stored: RepositoryList
+  ) throws -> RepositoryList {
     let ownUID = list.id != StableID.derived(["list", ListName.key(for: name)]) && list.id != stored.list.id
     let color = list.color.flatMap { $0 == stored.list.color ? nil : $0 }
     let symbol = list.symbol == ReminderList.defaultSymbol || list.symbol == stored.list.symbol ? nil : list.symbol
@@ -218,7 +225,7 @@ public final class MergeEngine {
     }
     var updated = stored
     updated.list.extra["mergedLists"] = .array(entries)
-    try store.updateListExtra(rowID: stored.rowID, updated.list.extra)
+    try repository.replaceListExtra(stored.handle, with: updated.list.extra)
     report.listsUpdated += 1
     let carried = [
       ownUID ? "UID \(list.id)" : nil, color.map { "colour \($0)" }, symbol.map { "symbol \($0)" },
@@ -234,133 +241,196 @@ public final class MergeEngine {
 
   // MARK: Reminders
 
+  /// One source reminder on its way into the repository.
+  private struct Incoming {
+    var reminder: Reminder
+    let location: SourceLocation
+    /// The record's digest, kept with the reminder only when its merge is clean: no warning
+    /// (a reader notes a digest only when decoding warned of nothing), no parent left for
+    /// later, and a list found by its UID (a list found by name may be another once lists are
+    /// renamed). Anything else is merged in full on every import, so its warnings are
+    /// reported every time.
+    var digest: RecordDigest?
+    /// Whether merging it warned of anything: then its digest is not kept.
+    var warned = false
+  }
+
+  /// Where an incoming reminder's parent is.
+  private enum ParentLink {
+    case none
+    case found(ReminderHandle)
+    /// Not in the repository yet: attached by `finish()` once every record is in.
+    case pending(String)
+
+    var handle: ReminderHandle? {
+      if case .found(let handle) = self { return handle }
+      return nil
+    }
+
+    var isPending: Bool {
+      if case .pending = self { return true }
+      return false
+    }
+  }
+
   private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
-    // The digest of the record is stored with the reminder only when merging it was clean: no
-    // warning here (a reader notes a digest only when decoding warned of nothing), no parent
-    // left for later, and a list found by its UID (a list found by name may be another once
-    // lists are renamed). Anything else is merged in full on every import, so its warnings
-    // are reported every time.
-    var digest = knownRecords?.take(forUID: source.id).map(stored)
-    let reportedBefore = diagnostics.reportedCount
-    let list: StoredList
-    if options.targetList != nil {
-      list = try targetList()
-    } else if let known = lists[source.listID] {
-      list = known
-    } else if source.listID.isEmpty {
-      list = try targetList()
-    } else if let byUID = try store.list(uid: source.listID) {
-      lists[source.listID] = byUID
-      list = byUID
-    } else {
-      diagnostics.warning(
-        "unknown-list", "the list \(source.listID) is not in the source; the reminder goes to '\(options.targetList ?? options.defaultList)'",
-        at: location, uid: source.id)
-      list = try targetList()
+    var incoming = Incoming(
+      reminder: source, location: location, digest: knownRecords?.take(forUID: source.id).map(stored))
+    let list = try resolveList(of: &incoming)
+    if incoming.reminder.title.allSatisfy(\.isWhitespace) {
+      warning("empty-title", "the reminder has an empty title", for: &incoming)
     }
-    var reminder = source
-    reminder.listID = list.list.id
-    if options.targetList == nil, !source.listID.isEmpty, list.list.id != source.listID { digest = nil }
-    if reminder.title.allSatisfy(\.isWhitespace) {
-      diagnostics.warning("empty-title", "the reminder has an empty title", at: location, uid: reminder.id)
-    }
-
-    var existing = try store.fingerprint(uid: reminder.id)
-    if let found = existing, wasWrittenByThisImport(found.rowID) {
-      let fresh = StableID.make()
-      diagnostics.warning(
-        "duplicate-uid",
-        "the UID \(reminder.id) appears again in the source; this one gets the new UID \(fresh) (the old one is kept in extra.originalId)",
-        at: location, uid: reminder.id)
-      reminder.extra["originalId"] = .string(reminder.id)
-      reminder.id = fresh
-      existing = nil
-      digest = nil
-    }
-
-    // Resolve the parent now when it is already in the store; otherwise after the last record.
-    var parentRow: Int64?
-    var parentPending = false
-    if let parentID = reminder.parentID {
-      if parentID == reminder.id {
-        diagnostics.warning("self-parent", "the reminder names itself as its parent; it stays top-level", at: location, uid: reminder.id)
-        reminder.parentID = nil
-      } else if let parent = try store.reminderRowID(uid: parentID) {
-        // Keeping the parent it has cannot make a cycle; checking it would walk every ancestor
-        // of every reminder on each re-import, quadratic in the depth of a deep outline.
-        if existing?.parentRowID != parent, try createsCycle(child: existing?.rowID, parentRow: parent) {
-          diagnostics.warning(
-            "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
-            at: location, uid: reminder.id)
-          reminder.extra["brokenParent"] = .string(parentID)
-          reminder.parentID = nil
-        } else {
-          parentRow = parent
-        }
-      } else {
-        parentPending = true
-      }
-    }
-
-    if parentPending || diagnostics.reportedCount != reportedBefore { digest = nil }
-
-    let row: Int64
+    let existing = try existingState(of: &incoming)
+    let parent = try resolveParent(of: &incoming, existing: existing)
+    if incoming.warned || parent.isPending { incoming.digest = nil }
+    let written: ReminderHandle
     if let existing {
-      if case .text(let storedExtra) = existing.content.last, storedExtra != "{}" {
-        reminder.extra = Self.merged(extra: reminder.extra, over: Store.decodeObject(storedExtra))
-      }
-      let sameParent = existing.parentUID == reminder.parentID && (parentPending || existing.parentRowID == parentRow)
-      if sameParent, existing.listRowID == list.rowID, existing.content == store.storedContent(of: reminder) {
-        report.unchanged += 1
-        mark(existing.rowID, in: &matchedRows)
-        if let digest, existing.sourceDigest != digest {
-          try store.setSourceDigest(digest, ofReminderRow: existing.rowID)
-        }
-        return
-      }
-      // A parent that comes later in the source is attached by finish(); keep the link until then.
-      try store.updateReminder(
-        rowID: existing.rowID, reminder, listRowID: list.rowID, parentRowID: parentPending ? existing.parentRowID : parentRow,
-        sourceDigest: digest)
-      report.updated += 1
-      row = existing.rowID
-      mark(row, in: &matchedRows)
-      mark(row, in: &changedRows)
+      guard let updated = try update(existing, with: &incoming, in: list, parent: parent) else { return }
+      written = updated
     } else {
-      row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parentRow, sourceDigest: digest)
+      written = try repository.addReminder(
+        incoming.reminder, list: list.handle, parent: parent.handle, sourceDigest: incoming.digest)
       report.added += 1
     }
-    if parentPending, let parentID = reminder.parentID {
-      pendingParents.append((row, parentID, reminder.id, location))
+    if case .pending(let parentID) = parent {
+      pendingParents.append(
+        PendingParent(child: written, parentID: parentID, uid: incoming.reminder.id, location: location))
     }
   }
 
-  private func attach(row: Int64, uid: String, toParentRow parent: Int64, parentID: String, at location: SourceLocation) throws {
-    if try createsCycle(child: row, parentRow: parent) {
-      diagnostics.warning(
+  private func warning(_ code: String, _ message: String, for incoming: inout Incoming) {
+    diagnostics.warning(code, message, at: incoming.location, uid: incoming.reminder.id)
+    incoming.warned = true
+  }
+
+  /// The list the reminder goes to: `--list`, the list its source names (by UID), or the
+  /// default list.
+  private func resolveList(of incoming: inout Incoming) throws -> RepositoryList {
+    let listID = incoming.reminder.listID
+    let list: RepositoryList
+    if options.targetList != nil {
+      list = try targetList()
+    } else if let known = lists[listID] {
+      list = known
+    } else if listID.isEmpty {
+      list = try targetList()
+    } else if let byUID = try repository.findList(uid: listID) {
+      lists[listID] = byUID
+      list = byUID
+    } else {
+      warning(
+        "unknown-list",
+        "the list \(listID) is not in the source; the reminder goes to '\(options.targetList ?? options.defaultList)'",
+        for: &incoming)
+      list = try targetList()
+    }
+    // A list the source named but that was found under another UID (by name) is not clean.
+    if options.targetList == nil, !listID.isEmpty, list.list.id != listID { incoming.digest = nil }
+    incoming.reminder.listID = list.list.id
+    return list
+  }
+
+  /// The reminder the repository keeps under the incoming UID. A UID this merge has already
+  /// written (it comes twice in the source) gets a fresh UID instead, the source's kept in
+  /// `extra.originalId`.
+  private func existingState(of incoming: inout Incoming) throws -> ReminderState? {
+    guard let existing = try repository.reminderState(uid: incoming.reminder.id) else { return nil }
+    guard wasWrittenByThisMerge(existing.handle) else { return existing }
+    let original = incoming.reminder.id
+    let fresh = StableID.make()
+    warning(
+      "duplicate-uid",
+      "the UID \(original) appears again in the source; this one gets the new UID \(fresh) (the old one is kept in extra.originalId)",
+      for: &incoming)
+    incoming.reminder.extra["originalId"] = .string(original)
+    incoming.reminder.id = fresh
+    return nil
+  }
+
+  /// Finds the parent now when the repository has it already; otherwise it is pending.
+  private func resolveParent(of incoming: inout Incoming, existing: ReminderState?) throws -> ParentLink {
+    guard let parentID = incoming.reminder.parentID else { return .none }
+    if parentID == incoming.reminder.id {
+      warning("self-parent", "the reminder names itself as its parent; it stays top-level", for: &incoming)
+      incoming.reminder.parentID = nil
+      return .none
+    }
+    guard let parent = try repository.reminderHandle(uid: parentID) else { return .pending(parentID) }
+    // Keeping the parent it has cannot make a cycle; checking it would walk every ancestor
+    // of every reminder on each re-import, quadratic in the depth of a deep outline.
+    if existing?.parent != parent, try createsCycle(child: existing?.handle, parent: parent) {
+      warning(
         "parent-cycle", "making \(parentID) the parent would form a cycle; the reminder stays top-level",
-        at: location, uid: uid)
-      if let stored = try store.reminder(rowID: row) {
-        var reminder = stored.reminder
-        reminder.parentID = nil
-        reminder.extra["brokenParent"] = .string(parentID)
-        try store.updateReminder(rowID: row, reminder, listRowID: stored.listRowID, parentRowID: nil)
+        for: &incoming)
+      incoming.reminder.extra["brokenParent"] = .string(parentID)
+      incoming.reminder.parentID = nil
+      return .none
+    }
+    return .found(parent)
+  }
+
+  /// Writes the incoming reminder over `existing` unless they are the same; returns the
+  /// handle written, or nil when nothing changed.
+  private func update(
+    _ existing: ReminderState, with incoming: inout Incoming, in list: RepositoryList, parent: ParentLink
+  ) throws -> ReminderHandle? {
+    if existing.columns.extra != "{}" {
+      incoming.reminder.extra = Self.merged(extra: incoming.reminder.extra, over: existing.columns.extraObject)
+    }
+    let sameParent: Bool
+    switch parent {
+    case .none: sameParent = existing.parentUID == nil && existing.parent == nil
+    case .found(let handle): sameParent = existing.parentUID == incoming.reminder.parentID && existing.parent == handle
+    case .pending: sameParent = existing.parentUID == incoming.reminder.parentID
+    }
+    if sameParent, existing.list == list.handle, existing.columns == ReminderColumns(incoming.reminder) {
+      report.unchanged += 1
+      mark(existing.handle, in: &matched)
+      if let digest = incoming.digest, existing.sourceDigest != digest {
+        try repository.setSourceDigest(digest, of: existing.handle)
       }
+      return nil
+    }
+    // A parent that comes later in the source is attached by finish(); keep the link until then.
+    let parentHandle = parent.isPending ? existing.parent : parent.handle
+    try repository.replaceReminder(
+      existing.handle, with: incoming.reminder, list: list.handle, parent: parentHandle, sourceDigest: incoming.digest)
+    report.updated += 1
+    mark(existing.handle, in: &matched)
+    mark(existing.handle, in: &changed)
+    return existing.handle
+  }
+
+  private func attach(_ pending: PendingParent, to parent: ReminderHandle) throws {
+    guard try createsCycle(child: pending.child, parent: parent) else {
+      try repository.setParent(of: pending.child, to: parent)
       return
     }
-    try store.setParent(ofReminderRow: row, to: parent)
+    diagnostics.warning(
+      "parent-cycle", "making \(pending.parentID) the parent would form a cycle; the reminder stays top-level",
+      at: pending.location, uid: pending.uid)
+    try detach(pending.child) { $0["brokenParent"] = .string(pending.parentID) }
   }
 
-  /// True when `parentRow` is `child` or one of its descendants.
-  private func createsCycle(child: Int64?, parentRow: Int64) throws -> Bool {
+  /// Makes a reminder top-level, noting in its extra why.
+  private func detach(_ handle: ReminderHandle, noting: (inout [String: JSONValue]) -> Void) throws {
+    guard let stored = try repository.reminder(handle) else { return }
+    var reminder = stored.reminder
+    reminder.parentID = nil
+    noting(&reminder.extra)
+    try repository.replaceReminder(handle, with: reminder, list: stored.list, parent: nil, sourceDigest: nil)
+  }
+
+  /// True when `parent` is `child` or one of its descendants.
+  private func createsCycle(child: ReminderHandle?, parent: ReminderHandle) throws -> Bool {
     guard let child else { return false }
-    var current: Int64? = parentRow
+    var current: ReminderHandle? = parent
     var steps = 0
-    while let row = current {
-      if row == child { return true }
+    while let handle = current {
+      if handle == child { return true }
       steps += 1
       if steps > 100_000 { return true }
-      current = try store.parentRowID(ofReminderRow: row)
+      current = try repository.parent(of: handle)
     }
     return false
   }
@@ -377,18 +447,19 @@ public final class MergeEngine {
     return result
   }
 
-  /// What this import wrote: every reminder row above `addedAfter` is new, and `updated` are
-  /// the rows that existed before and that it changed.
-  public var writtenReminderRows: (addedAfter: Int64, updated: [Int64]) {
-    (lastRowBeforeImport, changedRows.sorted)
+  /// What this merge wrote: every reminder whose handle is above `addedAfter` is new, and
+  /// `updated` are the ones that existed before and that it changed.
+  public var writtenReminders: (addedAfter: ReminderHandle, updated: [ReminderHandle]) {
+    (lastBeforeMerge, changed.sorted.map(ReminderHandle.init))
   }
 
-  private func wasWrittenByThisImport(_ row: Int64) -> Bool {
-    row > lastRowBeforeImport || matchedRows.contains(row)
+  private func wasWrittenByThisMerge(_ handle: ReminderHandle) -> Bool {
+    handle > lastBeforeMerge || matched.contains(handle.ordinal)
   }
 
-  private func mark(_ row: Int64, in rows: inout RowBits) {
-    guard row <= lastRowBeforeImport else { return }
-    rows.insert(row)
+  /// Notes a pre-existing reminder in `set`; those this merge added are told by their handle.
+  private func mark(_ handle: ReminderHandle, in set: inout RowBits) {
+    guard handle <= lastBeforeMerge else { return }
+    set.insert(handle.ordinal)
   }
 }

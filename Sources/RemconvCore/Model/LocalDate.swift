@@ -19,7 +19,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     (year, month, day) = (parts.year, parts.month, parts.day)
   }
 
-  /// Parses `YYYY-MM-DD` or, with `basic`, also `YYYYMMDD`.
+  /// Parses `YYYY-MM-DD` or `YYYYMMDD`.
   public init?(iso text: String) {
     guard let parsed = DigitScanner.scanWhole(text, Self.scan) else { return nil }
     self = parsed
@@ -35,8 +35,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   public var daysSinceEpoch: Int { CivilTime.days(year: year, month: month, day: day) }
-
-  public func adding(days: Int) -> LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + days) }
 
   /// `2026-11-30`.
   public var description: String {

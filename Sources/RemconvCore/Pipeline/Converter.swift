@@ -71,9 +71,9 @@ public enum Converter {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var storeOptions = Store.Options()
     storeOptions.busyTimeoutMilliseconds = 0
+    storeOptions.syncsToDisk = false
     let store = try Store(path: folder + "/staging.sqlite", options: storeOptions)
     defer { store.close() }
-    try store.database.execute("PRAGMA synchronous = OFF")
     var importOptions = Importer.Options()
     importOptions.targetList = targetList
     _ = try Importer.run(

@@ -24,13 +24,13 @@ public enum Importer {
     let engineOptions = MergeEngine.Options(
       targetList: options.targetList, defaultList: source.baseName ?? "Reminders")
     do {
-      report = try store.database.withPageCache(mebibytes: importPageCacheMebibytes) {
+      report = try store.withPageCache(mebibytes: importPageCacheMebibytes) {
         try store.write(commit: !options.dryRun) {
           let listsBefore = try store.lastListRowID()
           let writtenValues = WrittenValueChecks(watching: store)
           defer { writtenValues.stop() }
           let engine = try MergeEngine(
-            store: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
+            repository: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
           let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
           var count = 0

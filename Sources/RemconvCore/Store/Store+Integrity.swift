@@ -74,16 +74,13 @@ public struct IntegrityReminderValues: Sendable {
 }
 
 extension IntegrityReminderValues {
-  /// The values of a row as `Store.storedContent(of:)` makes them, before SQLite has them.
-  init(rowID: Int64, uid: String, storedContent content: [SQLValue]) {
-    func text(_ index: Int) -> String? {
-      if case .text(let value) = content[index] { return value }
-      return nil
-    }
+  /// The values of a row as `ReminderColumns(_:)` makes them, before SQLite has them.
+  init(rowID: Int64, uid: String, columns: ReminderColumns) {
     self.init(
-      rowID: rowID, uid: uid, title: text(0) ?? "", isDone: content[2] == .integer(1), completedAt: text(3),
-      due: text(5), dueKind: text(6), dueTimeZone: text(7), priority: content[8], tags: text(9),
-      createdAt: text(11), editedAt: text(12), extra: text(13))
+      rowID: rowID, uid: uid, title: columns.title, isDone: columns.isDone == 1, completedAt: columns.completedAt,
+      due: columns.due, dueKind: columns.dueKind, dueTimeZone: columns.dueTimeZone,
+      priority: .integer(columns.priority), tags: columns.tags, createdAt: columns.createdAt,
+      editedAt: columns.editedAt, extra: columns.extra)
   }
 }
 
@@ -288,23 +285,31 @@ extension Store {
     }
   }
 
+  /// What `forEachReminderValues` reads of a reminder (the rest reads as NULL): not the notes,
+  /// which may be long, nor the joined tables.
+  static let reminderValuesColumns = ReminderColumn.selectList(reading: [
+    .rowID, .uid, .title, .isDone, .completedAt, .due, .dueKind, .dueTimeZone, .priority, .tags, .createdAt,
+    .editedAt, .extra,
+  ])
+
   /// Calls `body` with the raw value columns of each reminder in scope, in row order, holding
   /// one row at a time.
   public func forEachReminderValues(
     in scope: IntegrityScope, _ body: (IntegrityReminderValues) throws -> Void
   ) throws {
     let statement = try database.statement("""
-      SELECT r.id, r.uid, r.title, r.is_done, r.completed_at, r.due, r.due_kind, r.due_tz,
-        r.priority, r.tags, r.created_at, r.edited_at, r.extra
+      SELECT \(Self.reminderValuesColumns)
       FROM \(scope.reminders) ORDER BY r.id
       """, cached: false)
     while let row = try statement.step() {
+      typealias Column = ReminderColumn
       try body(
         IntegrityReminderValues(
-          rowID: row.int(0) ?? 0, uid: row.string(1), title: row.string(2) ?? "", isDone: row.bool(3),
-          completedAt: row.string(4), due: row.string(5), dueKind: row.string(6), dueTimeZone: row.string(7),
-          priority: row.value(at: 8), tags: row.string(9), createdAt: row.string(10),
-          editedAt: row.string(11), extra: row.string(12)))
+          rowID: row.int(Column.rowID) ?? 0, uid: row.string(Column.uid), title: row.string(Column.title) ?? "",
+          isDone: (row.int(Column.isDone) ?? 0) != 0, completedAt: row.string(Column.completedAt), due: row.string(Column.due),
+          dueKind: row.string(Column.dueKind), dueTimeZone: row.string(Column.dueTimeZone),
+          priority: row.value(Column.priority), tags: row.string(Column.tags), createdAt: row.string(Column.createdAt),
+          editedAt: row.string(Column.editedAt), extra: row.string(Column.extra)))
     }
   }
 

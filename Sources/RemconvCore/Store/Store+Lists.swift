@@ -4,19 +4,38 @@ public struct StoredList: Hashable, Sendable {
   public var list: ReminderList
 }
 
+/// The columns a list is read with, in the order of `Store.listColumns`.
+enum ListColumn: Int32, CaseIterable, RowColumn {
+  case rowID, uid, name, symbol, color, createdAt, extra
+
+  var name: String {
+    switch self {
+    case .rowID: "id"
+    case .uid: "uid"
+    case .name: "name"
+    case .symbol: "symbol"
+    case .color: "color"
+    case .createdAt: "created_at"
+    case .extra: "extra"
+    }
+  }
+
+  var index: Int32 { rawValue }
+}
+
 extension Store {
-  static let listColumns = "id, uid, name, symbol, color, created_at, extra"
+  static let listColumns = ListColumn.allCases.map(\.name).joined(separator: ", ")
 
   static func decodeList(_ row: Row) -> StoredList {
-    var extra = decodeObject(row.string(6))
-    let createdText = row.string(5)
+    var extra = decodeObject(row.string(ListColumn.extra))
+    let createdText = row.string(ListColumn.createdAt)
     let createdAt = createdText.flatMap(Timestamp.init(iso:))
     if let createdText, createdAt == nil { markInvalid(&extra, key: "createdAt", value: createdText) }
     return StoredList(
-      rowID: row.int(0) ?? 0,
+      rowID: row.int(ListColumn.rowID) ?? 0,
       list: ReminderList(
-        id: row.string(1) ?? "", name: row.string(2) ?? "",
-        symbol: row.string(3) ?? ReminderList.defaultSymbol, color: row.string(4),
+        id: row.string(ListColumn.uid) ?? "", name: row.string(ListColumn.name) ?? "",
+        symbol: row.string(ListColumn.symbol) ?? ReminderList.defaultSymbol, color: row.string(ListColumn.color),
         createdAt: createdAt, extra: extra))
   }
 
@@ -63,11 +82,6 @@ extension Store {
        list.color.map(SQLValue.text) ?? .null,
        list.createdAt.map { .text($0.description) } ?? .null,
        .text(Self.encodeObject(list.extra)), .integer(rowID)])
-  }
-
-  /// Replaces a list's `extra` alone: its name, stored as it is, is not normalised again.
-  public func updateListExtra(rowID: Int64, _ extra: [String: JSONValue]) throws {
-    try database.run("UPDATE lists SET extra = ? WHERE id = ?", [.text(Self.encodeObject(extra)), .integer(rowID)])
   }
 
   /// Deletes a list and, through the foreign key, its reminders. Returns how many went with it.

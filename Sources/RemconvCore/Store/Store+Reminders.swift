@@ -8,11 +8,89 @@ public struct StoredReminder: Hashable, Sendable {
   public var reminder: Reminder
 }
 
+/// The columns a reminder is read with, in the order of `selectList`: rows are read by these
+/// names, never by a position written out elsewhere.
+enum ReminderColumn: Int32, CaseIterable, RowColumn {
+  case rowID, listRowID, parentRowID, uid, listUID, parentUID
+  case title, notes, isDone, completedAt, flagged, due, dueKind, dueTimeZone, priority, tags, url, createdAt
+  case editedAt, extra, sourceDigest
+
+  /// The column of `reminders` it is, or nil for the joined lists' and parents' UIDs.
+  var name: String? {
+    switch self {
+    case .rowID: "id"
+    case .listRowID: "list_id"
+    case .parentRowID: "parent_id"
+    case .uid: "uid"
+    case .listUID, .parentUID: nil
+    case .title: "title"
+    case .notes: "notes"
+    case .isDone: "is_done"
+    case .completedAt: "completed_at"
+    case .flagged: "flagged"
+    case .due: "due"
+    case .dueKind: "due_kind"
+    case .dueTimeZone: "due_tz"
+    case .priority: "priority"
+    case .tags: "tags"
+    case .url: "url"
+    case .createdAt: "created_at"
+    case .editedAt: "edited_at"
+    case .extra: "extra"
+    case .sourceDigest: "source_digest"
+    }
+  }
+
+  var index: Int32 { rawValue }
+
+  /// The select list of every column, from `reminders r`, its list as `l` and its parent as
+  /// `p`; a column not in `reading` reads as NULL (a table it would need is not joined, or
+  /// the caller has no use for it), so that positions stay those of `allCases`.
+  static func selectList(reading: Set<ReminderColumn> = Set(allCases)) -> String {
+    allCases.map { column in
+      guard reading.contains(column) else { return "NULL" }
+      switch column {
+      case .listUID: return "l.uid"
+      case .parentUID: return "p.uid"
+      default: return "r.\(column.name ?? "")"
+      }
+    }.joined(separator: ", ")
+  }
+
+  /// What an insert or update writes, in the order of its parameters.
+  static let written = allCases.filter { $0 != .rowID && $0.name != nil }
+}
+
+extension ReminderColumns {
+  /// The content columns of `row`; a value kept in another form than `init(_:)` makes leaves
+  /// the result not canonical.
+  init(row: Row) {
+    var canonical = true
+    func text(_ column: ReminderColumn) -> String {
+      if !row.holdsText(column) { canonical = false }
+      return row.string(column) ?? ""
+    }
+    func optionalText(_ column: ReminderColumn) -> String? {
+      if !row.holdsText(column), !row.isNull(column) { canonical = false }
+      return row.string(column)
+    }
+    func integer(_ column: ReminderColumn, in range: ClosedRange<Int64>) -> Int64 {
+      let value = row.int(column) ?? 0
+      if !row.holdsInteger(column) || !range.contains(value) { canonical = false }
+      return value
+    }
+    self.init(
+      title: text(.title), notes: text(.notes), isDone: integer(.isDone, in: 0...1),
+      completedAt: optionalText(.completedAt), flagged: integer(.flagged, in: 0...1), due: optionalText(.due),
+      dueKind: optionalText(.dueKind), dueTimeZone: optionalText(.dueTimeZone),
+      priority: integer(.priority, in: Int64.min...Int64.max), tags: text(.tags), url: optionalText(.url),
+      createdAt: optionalText(.createdAt), editedAt: optionalText(.editedAt), extra: text(.extra),
+      isCanonical: canonical)
+  }
+}
+
 extension Store {
-  static let reminderColumns = """
-    r.id, r.list_id, r.parent_id, r.uid, l.uid, p.uid, r.title, r.notes, r.is_done, r.completed_at,
-    r.flagged, r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra
-    """
+  static let reminderColumns = ReminderColumn.selectList()
   static let reminderJoins = "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
   static let reminderByRowIDQuery = "SELECT \(reminderColumns) \(reminderJoins) WHERE r.id = ?"
   /// `reminderByRowIDQuery` for a reminder whose list row may be gone (an orphan).
@@ -22,9 +100,10 @@ extension Store {
     """
 
   static func decodeReminder(_ row: Row) -> StoredReminder {
-    var extra = decodeObject(row.string(19))
-    func timestamp(_ index: Int, _ key: String) -> Timestamp? {
-      guard let text = row.string(index) else { return nil }
+    let columns = ReminderColumns(row: row)
+    var extra = decodeObject(columns.extra)
+    func timestamp(_ text: String?, _ key: String) -> Timestamp? {
+      guard let text else { return nil }
       guard let value = Timestamp(iso: text) else {
         markInvalid(&extra, key: key, value: text)
         return nil
@@ -32,34 +111,37 @@ extension Store {
       return value
     }
     var due: DueDate?
-    if let text = row.string(11) {
+    if let text = columns.due {
       do {
-        due = try DueDate(isoText: text, timeZone: row.string(13))
+        due = try DueDate(isoText: text, timeZone: columns.dueTimeZone)
       } catch {
         markInvalid(&extra, key: "dueDate", value: text)
-        if let zone = row.string(13) { markInvalid(&extra, key: "dueTimeZone", value: zone) }
+        if let zone = columns.dueTimeZone { markInvalid(&extra, key: "dueTimeZone", value: zone) }
       }
     }
-    let storedPriority = Int(row.int(14) ?? 0)
+    let storedPriority = Int(columns.priority)
     let priority = Priority(storedValue: storedPriority) ?? {
       markInvalid(&extra, key: "priority", value: String(storedPriority))
       return .none
     }()
     var tags: [String] = []
-    if let tagText = row.string(15), !tagText.isEmpty {
-      if let value = try? JSONParser.parse(tagText), let items = value.arrayValue {
+    if !columns.tags.isEmpty {
+      if let value = try? JSONParser.parse(columns.tags), let items = value.arrayValue {
         tags = items.compactMap(\.stringValue)
       } else {
-        markInvalid(&extra, key: "tags", value: tagText)
+        markInvalid(&extra, key: "tags", value: columns.tags)
       }
     }
     let reminder = Reminder(
-      id: row.string(3) ?? "", listID: row.string(4) ?? "", parentID: row.string(5),
-      title: row.string(6) ?? "", notes: row.string(7) ?? "", isDone: row.bool(8),
-      completedAt: timestamp(9, "completedAt"), flagged: row.bool(10), dueDate: due,
-      priority: priority, tags: tags, url: row.string(16),
-      createdAt: timestamp(17, "createdAt"), editedAt: timestamp(18, "editedAt"), extra: extra)
-    return StoredReminder(rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), reminder: reminder)
+      id: row.string(ReminderColumn.uid) ?? "", listID: row.string(ReminderColumn.listUID) ?? "",
+      parentID: row.string(ReminderColumn.parentUID), title: columns.title, notes: columns.notes,
+      isDone: columns.isDone != 0, completedAt: timestamp(columns.completedAt, "completedAt"),
+      flagged: columns.flagged != 0, dueDate: due, priority: priority, tags: tags, url: columns.url,
+      createdAt: timestamp(columns.createdAt, "createdAt"), editedAt: timestamp(columns.editedAt, "editedAt"),
+      extra: extra)
+    return StoredReminder(
+      rowID: row.int(ReminderColumn.rowID) ?? 0, listRowID: row.int(ReminderColumn.listRowID) ?? 0,
+      parentRowID: row.int(ReminderColumn.parentRowID), reminder: reminder)
   }
 
   /// The first reminder stored with `uid`.
@@ -72,7 +154,7 @@ extension Store {
   }
 
   public func reminder(rowID: Int64) throws -> StoredReminder? {
-    let statement = try hot.statement(.reminderByRowID, in: database) { Self.reminderByRowIDQuery }
+    let statement = try database.statement(HotQuery.reminderByRowID) { Self.reminderByRowIDQuery }
     try statement.bind(.integer(rowID), at: 1)
     defer { statement.reset() }
     return try statement.step().map(Self.decodeReminder)
@@ -88,67 +170,15 @@ extension Store {
     ).map(Self.decodeReminder)
   }
 
-  /// A reminder's content columns as they are stored, in the order `fingerprintQuery` reads them.
-  public func storedContent(of reminder: Reminder) -> [SQLValue] {
-    [
-      .text(reminder.title), .text(reminder.notes), .integer(reminder.isDone ? 1 : 0),
-      reminder.completedAt.map { .text($0.description) } ?? .null,
-      .integer(reminder.flagged ? 1 : 0),
-      reminder.dueDate.map { .text($0.isoText) } ?? .null,
-      reminder.dueDate.map { .text($0.kind.rawValue) } ?? .null,
-      reminder.dueDate?.timeZoneIdentifier.map(SQLValue.text) ?? .null,
-      .integer(Int64(reminder.priority.storedValue)),
-      .text(JSONText.encode(.array(reminder.tags.map(JSONValue.string)))),
-      reminder.url.map(SQLValue.text) ?? .null,
-      reminder.createdAt.map { .text($0.description) } ?? .null,
-      reminder.editedAt.map { .text($0.description) } ?? .null,
-      .text(Self.encodeObject(reminder.extra)),
-    ]
-  }
-
-  static let fingerprintQuery = """
-    SELECT r.id, r.list_id, r.parent_id, p.uid, r.title, r.notes, r.is_done, r.completed_at, r.flagged,
-      r.due, r.due_kind, r.due_tz, r.priority, r.tags, r.url, r.created_at, r.edited_at, r.extra, r.source_digest
+  static let reminderStateQuery = """
+    SELECT \(ReminderColumn.selectList(reading: Set(ReminderColumn.allCases).subtracting([.uid, .listUID])))
     FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.uid = ? ORDER BY r.id LIMIT 1
     """
 
-  /// How a reminder is stored, without decoding it: what an import compares against, so an
-  /// unchanged item costs one indexed lookup and no parsing.
-  public struct StoredFingerprint: Sendable {
-    public let rowID: Int64
-    public let listRowID: Int64
-    public let parentRowID: Int64?
-    public let parentUID: String?
-    public let content: [SQLValue]
-    /// The digest of the record the reminder was last imported from, while it is as that
-    /// import left it (see `RecordDigest`).
-    public let sourceDigest: RecordDigest?
-  }
-
-  public func fingerprint(uid: String) throws -> StoredFingerprint? {
-    let statement = try hot.statement(.fingerprint, in: database) { Self.fingerprintQuery }
-    try statement.bind(.text(uid), at: 1)
-    defer { statement.reset() }
-    guard let row = try statement.step() else { return nil }
-    return StoredFingerprint(
-      rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), parentUID: row.string(3),
-      content: (4..<18).map { row.value(at: $0) }, sourceDigest: Self.recordDigest(row.value(at: 18)))
-  }
-
   /// The row id of the first reminder with `uid`.
   public func reminderRowID(uid: String) throws -> Int64? {
-    let statement = try hot.statement(.rowIDByUID, in: database) { "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1" }
+    let statement = try database.statement(HotQuery.rowIDByUID) { "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1" }
     try statement.bind(.text(uid), at: 1)
-    defer { statement.reset() }
-    return try statement.step()?.int(0)
-  }
-
-  /// The row of the reminder stored from a record with this digest and unchanged since.
-  public func reminderRowID(sourceDigest digest: RecordDigest) throws -> Int64? {
-    let statement = try hot.statement(.rowIDBySourceDigest, in: database) {
-      "SELECT id FROM reminders WHERE source_digest = ? LIMIT 1"
-    }
-    try statement.bind(.blob(digest.bytes), at: 1)
     defer { statement.reset() }
     return try statement.step()?.int(0)
   }
@@ -158,16 +188,6 @@ extension Store {
     try database.scalar("SELECT EXISTS (SELECT 1 FROM reminders WHERE source_digest IS NOT NULL)") == .integer(1)
   }
 
-  /// Records that a reminder is as the record with this digest leaves it.
-  public func setSourceDigest(_ digest: RecordDigest, ofReminderRow rowID: Int64) throws {
-    let statement = try hot.statement(.setSourceDigest, in: database) {
-      "UPDATE reminders SET source_digest = ? WHERE id = ?"
-    }
-    try statement.bind(.blob(digest.bytes), at: 1)
-    try statement.bind(.integer(rowID), at: 2)
-    _ = try statement.step()
-  }
-
   static func recordDigest(_ value: SQLValue) -> RecordDigest? {
     if case .blob(let bytes) = value { return RecordDigest(bytes: bytes) }
     return nil
@@ -175,24 +195,46 @@ extension Store {
 
   /// The parent row of a reminder row, if it has one.
   public func parentRowID(ofReminderRow rowID: Int64) throws -> Int64? {
-    let statement = try hot.statement(.parentRowID, in: database) { "SELECT parent_id FROM reminders WHERE id = ?" }
+    let statement = try database.statement(HotQuery.parentRowID) { "SELECT parent_id FROM reminders WHERE id = ?" }
     try statement.bind(.integer(rowID), at: 1)
     defer { statement.reset() }
     return try statement.step()?.int(0)
   }
 
-  /// A reminder's row as bound to parameters 1...18: uid, list, parent, `storedContent`, then
-  /// the source digest.
+  /// A reminder's row as bound to the parameters of `insertReminder` and `updateReminder`,
+  /// in the order of `ReminderColumn.written`.
   private func rowValues(
-    _ reminder: Reminder, content: [SQLValue], listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
+    _ reminder: Reminder, columns: ReminderColumns, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
   ) -> [SQLValue] {
     var values: [SQLValue] = []
-    values.reserveCapacity(19)
-    values.append(.text(reminder.id))
-    values.append(.integer(listRowID))
-    values.append(parentRowID.map(SQLValue.integer) ?? .null)
-    values += content
-    values.append(sourceDigest.map { .blob($0.bytes) } ?? .null)
+    values.reserveCapacity(ReminderColumn.written.count + 1)
+    // One exhaustive switch: a column added to `ReminderColumn` is not written until it has a
+    // value here.
+    for column in ReminderColumn.written {
+      let value: SQLValue
+      switch column {
+      case .rowID, .listUID, .parentUID: continue  // not in `written`: SQLite numbers rows, joins read the UIDs
+      case .uid: value = .text(reminder.id)
+      case .listRowID: value = .integer(listRowID)
+      case .parentRowID: value = parentRowID.map(SQLValue.integer) ?? .null
+      case .title: value = .text(columns.title)
+      case .notes: value = .text(columns.notes)
+      case .isDone: value = .integer(columns.isDone)
+      case .completedAt: value = columns.completedAt.map(SQLValue.text) ?? .null
+      case .flagged: value = .integer(columns.flagged)
+      case .due: value = columns.due.map(SQLValue.text) ?? .null
+      case .dueKind: value = columns.dueKind.map(SQLValue.text) ?? .null
+      case .dueTimeZone: value = columns.dueTimeZone.map(SQLValue.text) ?? .null
+      case .priority: value = .integer(columns.priority)
+      case .tags: value = .text(columns.tags)
+      case .url: value = columns.url.map(SQLValue.text) ?? .null
+      case .createdAt: value = columns.createdAt.map(SQLValue.text) ?? .null
+      case .editedAt: value = columns.editedAt.map(SQLValue.text) ?? .null
+      case .extra: value = .text(columns.extra)
+      case .sourceDigest: value = sourceDigest.map { .blob($0.bytes) } ?? .null
+      }
+      values.append(value)
+    }
     return values
   }
 
@@ -202,18 +244,15 @@ extension Store {
   public func insertReminder(
     _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws -> Int64 {
-    let statement = try hot.statement(.insertReminder, in: database) {
-      """
-      INSERT INTO reminders (uid, list_id, parent_id, title, notes, is_done, completed_at, flagged,
-        due, due_kind, due_tz, priority, tags, url, created_at, edited_at, extra, source_digest)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """
+    let statement = try database.statement(HotQuery.insertReminder) {
+      let names = ReminderColumn.written.compactMap(\.name)
+      return "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
-    let content = storedContent(of: reminder)
+    let columns = ReminderColumns(reminder)
     try statement.execute(
-      binding: rowValues(reminder, content: content, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
+      binding: rowValues(reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
     let rowID = database.lastInsertRowID
-    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
+    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
     return rowID
   }
 
@@ -222,19 +261,15 @@ extension Store {
   public func updateReminder(
     rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws {
-    let statement = try hot.statement(.updateReminder, in: database) {
-      """
-      UPDATE reminders SET uid = ?, list_id = ?, parent_id = ?, title = ?, notes = ?, is_done = ?,
-        completed_at = ?, flagged = ?, due = ?, due_kind = ?, due_tz = ?, priority = ?, tags = ?,
-        url = ?, created_at = ?, edited_at = ?, extra = ?, source_digest = ?
-      WHERE id = ?
-      """
+    let statement = try database.statement(HotQuery.updateReminder) {
+      let assignments = ReminderColumn.written.compactMap(\.name).map { "\($0) = ?" }
+      return "UPDATE reminders SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }
-    let content = storedContent(of: reminder)
-    var values = rowValues(reminder, content: content, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    let columns = ReminderColumns(reminder)
+    var values = rowValues(reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
     values.append(.integer(rowID))
     try statement.execute(binding: values)
-    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, storedContent: content))
+    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
   }
 
   public func setParent(ofReminderRow rowID: Int64, to parentRowID: Int64?) throws {

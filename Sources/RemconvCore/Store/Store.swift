@@ -1,9 +1,10 @@
 import Foundation
 
-/// The SQLite store of lists and reminders.
+/// The SQLite store of lists and reminders, and the SQLite `ReminderRepository`.
 ///
-/// The store is the only part of remconv that knows SQL; the formats know none, and the merge
-/// engine and the commands talk to the store through the methods in `Store+*.swift`.
+/// The store is the only part of remconv that knows SQL (with its migrations and the
+/// validation behind it); the formats know none, the merge engine sees only the repository
+/// (Store+Repository.swift), and the commands talk to the store through `Store+*.swift`.
 public final class Store {
   /// `PRAGMA application_id` of a remconv store: "REMC".
   public static let applicationID: Int32 = 0x5245_4D43
@@ -40,6 +41,10 @@ public final class Store {
     /// store is never touched, no backup is taken, `close()` removes the copy, and any write
     /// is refused (`ioFailure`, exit 74). Off, such a store is refused with exit 74.
     public var readThroughUpgradedCopy = false
+    /// Commit without waiting for the disk (`PRAGMA synchronous = OFF`): for a scratch store
+    /// that is deleted afterwards (`convert`'s staging store), where a power cut loses
+    /// nothing anyone keeps.
+    public var syncsToDisk = true
     /// The steps this remconv knows; tests replace them.
     var migrations = Migration.all
 
@@ -60,10 +65,9 @@ public final class Store {
   }
 
   public let path: String
-  public let database: Database
+  /// The connection: only the store's own code (and its migrations and validation) runs SQL.
+  let database: Database
   public let options: Options
-  /// The per-reminder statements (Store+Reminders.swift).
-  let hot = HotStatements()
   /// Told the values of every reminder row `insertReminder` and `updateReminder` write, as
   /// bound: an import checks them there instead of reading its rows back (`WrittenValueChecks`).
   var reminderRowWritten: ((IntegrityReminderValues) -> Void)?
@@ -134,7 +138,9 @@ public final class Store {
       }
       // An older store left for `migrate(upTo:)` keeps its journal mode until it is upgraded:
       // a damaged one must be refused untouched, and switching to WAL writes the header.
-      if !isNewerThanThisVersion, !needsUpgrade { try Self.configure(connection, readOnly: options.readOnly) }
+      if !isNewerThanThisVersion, !needsUpgrade {
+        try Self.configure(connection, readOnly: options.readOnly, syncsToDisk: options.syncsToDisk)
+      }
     } catch {
       connection.close()
       if let folder = upgradedCopyFolder { try? FileManager.default.removeItem(atPath: folder) }
@@ -146,7 +152,6 @@ public final class Store {
   }
 
   public func close() {
-    hot.removeAll()
     database.close()
     removeUpgradedCopy()
   }
@@ -216,7 +221,7 @@ public final class Store {
       let status = try MigrationHistory(database: database, path: path, steps: options.migrations).status()
       let wasBehind = needsUpgrade
       needsUpgrade = status.state != .current
-      if wasBehind, !needsUpgrade { try Self.configure(database, readOnly: false) }
+      if wasBehind, !needsUpgrade { try Self.configure(database, readOnly: false, syncsToDisk: options.syncsToDisk) }
       return report
     } catch let sqlite as SQLiteError {
       throw Self.translate(sqlite, path: path)
@@ -281,22 +286,9 @@ public final class Store {
   public func write<T>(commit: Bool = true, _ body: () throws -> T) throws -> T {
     try requireWritable()
     do {
-      try database.execute("BEGIN IMMEDIATE")
-    } catch {
-      throw Self.translate(error, path: path)
-    }
-    do {
-      let result = try body()
-      if commit {
-        try database.execute("COMMIT")
-      } else {
-        try database.execute("ROLLBACK")
-      }
-      return result
-    } catch {
-      if database.isInTransaction { try? database.execute("ROLLBACK") }
-      if let sqlite = error as? SQLiteError { throw Self.translate(sqlite, path: path) }
-      throw error
+      return try database.inTransaction(.immediate, commit: commit, beginFailure: { Self.translate($0, path: path) }, body)
+    } catch let sqlite as SQLiteError {
+      throw Self.translate(sqlite, path: path)
     }
   }
 
@@ -306,18 +298,22 @@ public final class Store {
   public func read<T>(_ body: () throws -> T) throws -> T {
     if database.isInTransaction { return try body() }
     do {
-      try database.execute("BEGIN DEFERRED")
-    } catch {
-      throw Self.translate(error, path: path)
-    }
-    defer { if database.isInTransaction { try? database.execute("COMMIT") } }
-    do {
-      return try body()
+      return try database.inTransaction(.deferred, beginFailure: { Self.translate($0, path: path) }, body)
     } catch let sqlite as SQLiteError {
       if isNewerThanThisVersion, !sqlite.isBusy {
         throw RemconvError.storeTooNew(
           "\(path): this remconv (\(RemconvVersion.current)) cannot read this store safely (\(sqlite.message)): \(newerDescription)")
       }
+      throw Self.translate(sqlite, path: path)
+    }
+  }
+
+  /// Runs `body` with a page cache of at most `mebibytes`, then gives the store back the size
+  /// it had: for a bulk write whose index pages would otherwise be evicted and read again.
+  public func withPageCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
+    do {
+      return try database.withPageCache(mebibytes: mebibytes, body)
+    } catch let sqlite as SQLiteError {
       throw Self.translate(sqlite, path: path)
     }
   }
@@ -373,12 +369,12 @@ public final class Store {
     return false
   }
 
-  private static func configure(_ database: Database, readOnly: Bool) throws(SQLiteError) {
+  private static func configure(_ database: Database, readOnly: Bool, syncsToDisk: Bool) throws(SQLiteError) {
     if !readOnly {
       // WAL lets an export read a consistent snapshot while an import writes; FULL sync keeps
       // a committed import across a power cut.
       _ = try database.scalar("PRAGMA journal_mode = WAL")
-      try database.execute("PRAGMA synchronous = FULL")
+      try database.execute(syncsToDisk ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF")
     }
     try database.execute("PRAGMA foreign_keys = ON")
   }

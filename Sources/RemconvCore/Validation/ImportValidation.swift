@@ -12,8 +12,10 @@ public enum ImportValidation {
     store: Store, engine: MergeEngine, writtenValues: WrittenValueChecks, listsAddedAfter: Int64,
     diagnostics: DiagnosticLog
   ) throws -> Int {
-    let written = engine.writtenReminderRows
-    let result = try store.withIntegrityScope(addedAfter: written.addedAfter, updated: written.updated) { _ in
+    let written = engine.writtenReminders
+    let result = try store.withIntegrityScope(
+      addedAfter: written.addedAfter.ordinal, updated: written.updated.map(\.ordinal)
+    ) { _ in
       try Validator(store: store).runOnImported(listsAddedAfter: listsAddedAfter, writtenValues: writtenValues)
     }
     let alreadyReported = Set(diagnostics.entries.map { ReportedItem(code: $0.code, uid: $0.uid) })

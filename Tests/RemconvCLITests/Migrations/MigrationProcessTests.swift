@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import RemconvCore
+@testable import RemconvCore
 import RemconvTestSupport
 
 /// A `remconv` child process with its output captured.

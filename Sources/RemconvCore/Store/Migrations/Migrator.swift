@@ -102,19 +102,19 @@ struct Migrator {
   }
 
   private func migrateUnderLock(upTo target: String?) throws -> MigrationReport {
-    do {
-      try database.execute("BEGIN IMMEDIATE")
-    } catch {
-      guard error.isBusy else { throw error }
-      throw RemconvError.storeBusy(
-        "\(path): the store is being upgraded or written by another remconv (waited \(Self.duration(milliseconds: settings.busyTimeoutMilliseconds))); try again")
-    }
     var backup: MigrationBackup?
+    let busy = "\(path): the store is being upgraded or written by another remconv (waited \(Self.duration(milliseconds: settings.busyTimeoutMilliseconds))); try again"
     do {
-      let report = try migrateLocked(upTo: target, backup: &backup)
+      var report = try database.inTransaction(
+        .immediate, beginFailure: { $0.isBusy ? RemconvError.storeBusy(busy) : $0 as any Error }
+      ) { try migrateLocked(upTo: target, backup: &backup) }
+      guard !report.applied.isEmpty else { return report }
+      settings.pause.reached("commit")
+      if backup != nil {
+        report.prunedBackups = MigrationBackup.prune(for: path, keeping: settings.backupsKept)
+      }
       return report
     } catch {
-      if database.isInTransaction { try? database.execute("ROLLBACK") }
       guard let backup, case .migrationFailed(let message) = error as? RemconvError else { throw error }
       throw RemconvError.migrationFailed("\(message) (the backup \(backup.path) is kept)")
     }
@@ -134,10 +134,8 @@ struct Migrator {
     }
     let plan = try steps(for: status, upTo: target)
     var report = MigrationReport(store: path, from: status.version, to: status.version)
-    guard let last = plan.last else {
-      try database.execute("ROLLBACK")
-      return report
-    }
+    // Nothing to apply: the transaction only read, and ends so.
+    guard let last = plan.last else { return report }
     let isNewStore = status.state == .empty
     let integrity = try StoreSnapshot.integrityProblems(database)
     if !integrity.isEmpty {
@@ -209,13 +207,8 @@ struct Migrator {
     }
     try database.execute("PRAGMA user_version = \(last.number)")
     try database.execute("PRAGMA application_id = \(Store.applicationID)")
-    try database.execute("COMMIT")
-    settings.pause.reached("commit")
     report.applied = plan.map(\.id)
     report.to = last.id
-    if backup != nil {
-      report.prunedBackups = MigrationBackup.prune(for: path, keeping: settings.backupsKept)
-    }
     return report
   }
 

@@ -28,7 +28,7 @@ public final class Database {
   let handle: OpaquePointer
   public let path: String
   private var isClosed = false
-  private var statementCache: [String: Statement] = [:]
+  private var statementCache = StatementCache()
 
   public init(path: String, mode: OpenMode = .readWrite) throws(SQLiteError) {
     var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -59,6 +59,18 @@ public final class Database {
     if !isClosed {
       statementCache.removeAll()
       sqlite3_close_v2(handle)
+    }
+  }
+
+  /// The prepared statements kept for reuse, finalized together before the connection closes.
+  private struct StatementCache {
+    var bySQL: [String: Statement] = [:]
+    /// By the number `statement(_:sql:)` is given.
+    var bySlot: [Statement?] = []
+
+    mutating func removeAll() {
+      bySQL = [:]
+      bySlot = []
     }
   }
 
@@ -107,17 +119,39 @@ public final class Database {
   }
 
   /// A prepared statement for `sql`. Cached statements are reset and reused.
-  public func statement(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
-    if cached, let statement = statementCache[sql] {
+  func statement(_ sql: String, cached: Bool = true) throws(SQLiteError) -> Statement {
+    if cached, let statement = statementCache.bySQL[sql] {
       statement.reset()
       return statement
     }
+    let statement = try prepare(sql)
+    if cached { statementCache.bySQL[sql] = statement }
+    return statement
+  }
+
+  /// The cached statement a caller names by a small number, reset; prepared from `sql` the
+  /// first time. For the statements run once per row: found by its SQL text, each would hash
+  /// a few hundred bytes for every row, which shows at a million rows (docs/benchmarks.md).
+  func statement<Key: RawRepresentable>(
+    _ key: Key, sql: () -> String
+  ) throws(SQLiteError) -> Statement where Key.RawValue == Int {
+    if key.rawValue < statementCache.bySlot.count, let statement = statementCache.bySlot[key.rawValue] {
+      statement.reset()
+      return statement
+    }
+    let statement = try prepare(sql())
+    if key.rawValue >= statementCache.bySlot.count {
+      statementCache.bySlot += Array(repeating: nil, count: key.rawValue + 1 - statementCache.bySlot.count)
+    }
+    statementCache.bySlot[key.rawValue] = statement
+    return statement
+  }
+
+  private func prepare(_ sql: String) throws(SQLiteError) -> Statement {
     var raw: OpaquePointer?
     let code = sqlite3_prepare_v2(handle, sql, -1, &raw, nil)
     guard code == SQLITE_OK, let raw else { throw lastError(code: code, sql: sql) }
-    let statement = Statement(raw: raw, database: self, sql: sql)
-    if cached { statementCache[sql] = statement }
-    return statement
+    return Statement(raw: raw, database: self, sql: sql)
   }
 
   /// Runs `sql` with `arguments` and returns every row.
@@ -160,14 +194,22 @@ public final class Database {
     case immediate = "IMMEDIATE"
   }
 
-  /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-  public func inTransaction<T>(
-    _ kind: TransactionKind = .immediate, _ body: () throws -> T
+  /// Runs `body` in a transaction: committed when it returns (rolled back instead with
+  /// `commit: false`, a dry run), rolled back when it throws. A failed `BEGIN` is thrown as
+  /// `beginFailure` makes it, so a caller can tell "could not start" (another writer holds the
+  /// lock) from what went wrong inside.
+  func inTransaction<T>(
+    _ kind: TransactionKind = .immediate, commit: Bool = true,
+    beginFailure: (SQLiteError) -> any Error = { $0 }, _ body: () throws -> T
   ) throws -> T {
-    try execute("BEGIN \(kind.rawValue)")
+    do {
+      try execute("BEGIN \(kind.rawValue)")
+    } catch {
+      throw beginFailure(error)
+    }
     do {
       let result = try body()
-      try execute("COMMIT")
+      try execute(commit ? "COMMIT" : "ROLLBACK")
       return result
     } catch {
       if isInTransaction { try? execute("ROLLBACK") }

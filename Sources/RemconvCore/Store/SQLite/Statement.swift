@@ -120,10 +120,6 @@ public final class Statement {
 
   var columnCount: Int32 { sqlite3_column_count(raw) }
 
-  func columnName(_ index: Int32) -> String {
-    sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
-  }
-
   func value(at index: Int32) -> SQLValue {
     switch sqlite3_column_type(raw, index) {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, index))
@@ -158,8 +154,20 @@ public final class Statement {
   /// The names of `invalidTextColumns`, as the query gives them.
   public var invalidTextColumnNames: [String] { invalidTextColumns.map(columnName) }
 
+  func columnName(_ index: Int32) -> String {
+    sqlite3_column_name(raw, index).map { String(cString: $0) } ?? ""
+  }
+
   func integer(at index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
   func isNull(at index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
+  func isText(at index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_TEXT }
+  func isInteger(at index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_INTEGER }
+}
+
+/// A column of a query's select list, by name: its position is said once, where the select
+/// list is made, and rows are read by the name.
+protocol RowColumn {
+  var index: Int32 { get }
 }
 
 /// The current row of a stepping statement, valid until the next step. `copy()` keeps it.
@@ -206,4 +214,27 @@ public struct Row {
   }
 
   public func bool(_ index: Int) -> Bool { (int(index) ?? 0) != 0 }
+
+  func value(_ column: some RowColumn) -> SQLValue { value(at: Int(column.index)) }
+  func string(_ column: some RowColumn) -> String? { string(Int(column.index)) }
+  func int(_ column: some RowColumn) -> Int64? { int(Int(column.index)) }
+
+  func isNull(_ column: some RowColumn) -> Bool {
+    if let statement { return statement.isNull(at: column.index) }
+    return copied[Int(column.index)] == .null
+  }
+
+  /// Whether the column holds text (not a number, a blob or NULL).
+  func holdsText(_ column: some RowColumn) -> Bool {
+    if let statement { return statement.isText(at: column.index) }
+    if case .text = copied[Int(column.index)] { return true }
+    return false
+  }
+
+  /// Whether the column holds an integer (not text, a real, a blob or NULL).
+  func holdsInteger(_ column: some RowColumn) -> Bool {
+    if let statement { return statement.isInteger(at: column.index) }
+    if case .integer = copied[Int(column.index)] { return true }
+    return false
+  }
 }

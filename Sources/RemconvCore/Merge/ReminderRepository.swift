@@ -1,0 +1,149 @@
+/// A replica of lists and reminders that the merge engine writes into, keyed by UID.
+///
+/// The seam between the pipeline and a store: `Store` is its SQLite implementation (the only
+/// code that holds SQL); a folder of `.ics` files or a remote calendar collection can be
+/// another, merged by the same `MergeEngine`. The engine calls it inside `write { }`; what it
+/// sees of a stored item is a handle, never where or how the item is kept.
+public protocol ReminderRepository: AnyObject {
+  /// Runs `body` in one transaction that sees nothing of other writers; `commit: false`
+  /// rolls it back (a dry run).
+  func write<T>(commit: Bool, _ body: () throws -> T) throws -> T
+  /// Runs `body` on one consistent snapshot.
+  func read<T>(_ body: () throws -> T) throws -> T
+
+  // MARK: Lists
+
+  func findList(uid: String) throws -> RepositoryList?
+  /// The list whose name has the same key (`ListName.key(for:)`) as `name`.
+  func findList(named name: String) throws -> RepositoryList?
+  /// Adds a list; its name is kept trimmed and NFC-normalised.
+  func addList(_ list: ReminderList) throws -> ListHandle
+  func replaceList(_ handle: ListHandle, with list: ReminderList) throws
+  /// Replaces a list's `extra` alone (its name is not normalised again).
+  func replaceListExtra(_ handle: ListHandle, with extra: [String: JSONValue]) throws
+
+  // MARK: Reminders
+
+  /// How the first reminder with `uid` is kept, without decoding it: what a merge compares.
+  func reminderState(uid: String) throws -> ReminderState?
+  /// The reminder behind `handle`, decoded.
+  func reminder(_ handle: ReminderHandle) throws -> RepositoryReminder?
+  /// The first reminder with `uid`.
+  func reminderHandle(uid: String) throws -> ReminderHandle?
+  func parent(of handle: ReminderHandle) throws -> ReminderHandle?
+  /// The newest handle so far: every reminder added later gets a greater one.
+  func lastReminderHandle() throws -> ReminderHandle
+  /// Adds a reminder; `sourceDigest` is the digest of the record it comes from, when a merge
+  /// wrote it cleanly.
+  func addReminder(
+    _ reminder: Reminder, list: ListHandle, parent: ReminderHandle?, sourceDigest: RecordDigest?
+  ) throws -> ReminderHandle
+  /// Replaces a reminder; its source digest becomes `sourceDigest`.
+  func replaceReminder(
+    _ handle: ReminderHandle, with reminder: Reminder, list: ListHandle, parent: ReminderHandle?,
+    sourceDigest: RecordDigest?
+  ) throws
+  func setParent(of handle: ReminderHandle, to parent: ReminderHandle?) throws
+
+  // MARK: Record digests (`KnownRecords`)
+
+  /// Whether any reminder is kept with a source digest.
+  func hasSourceDigests() throws -> Bool
+  /// The reminder kept from a record with this digest and unchanged since.
+  func reminderHandle(sourceDigest digest: RecordDigest) throws -> ReminderHandle?
+  /// Notes that a reminder is as the record with this digest leaves it.
+  func setSourceDigest(_ digest: RecordDigest, of handle: ReminderHandle) throws
+}
+
+/// A list in a repository. Opaque: only the repository that issued it knows what it names.
+public struct ListHandle: Hashable, Sendable {
+  /// `Store`: the row id. Another repository numbers its lists as it likes.
+  let ordinal: Int64
+
+  init(_ ordinal: Int64) { self.ordinal = ordinal }
+}
+
+/// A reminder in a repository. Opaque outside this module; handles of reminders added later
+/// compare greater, which is how a merge tells what it wrote itself.
+public struct ReminderHandle: Hashable, Comparable, Sendable {
+  /// `Store`: the row id. Another repository issues increasing numbers from 1.
+  let ordinal: Int64
+
+  init(_ ordinal: Int64) { self.ordinal = ordinal }
+
+  public static func < (left: Self, right: Self) -> Bool { left.ordinal < right.ordinal }
+}
+
+/// A list as a repository keeps it.
+public struct RepositoryList: Hashable, Sendable {
+  public let handle: ListHandle
+  public var list: ReminderList
+}
+
+/// A reminder as a repository keeps it, decoded.
+public struct RepositoryReminder: Hashable, Sendable {
+  public let handle: ReminderHandle
+  public let list: ListHandle
+  public var reminder: Reminder
+}
+
+/// Where a reminder is kept and what it holds, undecoded: what a merge compares a source's
+/// reminder against, so an unchanged one costs one lookup and no parsing.
+public struct ReminderState: Sendable {
+  public let handle: ReminderHandle
+  public let list: ListHandle
+  public let parent: ReminderHandle?
+  public let parentUID: String?
+  public let columns: ReminderColumns
+  /// The digest of the record the reminder was last merged from, while it is as that merge
+  /// left it (see `RecordDigest`).
+  public let sourceDigest: RecordDigest?
+}
+
+/// A reminder's content as it is stored, one field per column: what a merge compares and a
+/// store writes. A column added to the store is a field here, and the compiler points at every
+/// place that makes or reads one.
+public struct ReminderColumns: Hashable, Sendable {
+  public var title: String
+  public var notes: String
+  public var isDone: Int64
+  public var completedAt: String?
+  public var flagged: Int64
+  public var due: String?
+  public var dueKind: String?
+  public var dueTimeZone: String?
+  public var priority: Int64
+  /// A JSON array of strings.
+  public var tags: String
+  public var url: String?
+  public var createdAt: String?
+  public var editedAt: String?
+  /// A JSON object.
+  public var extra: String
+  /// False when a store read a value kept in another form than `init(_:)` makes (a number as
+  /// text, a flag of 2): such a row equals no reminder, so a merge writes it again.
+  var isCanonical = true
+}
+
+extension ReminderColumns {
+  /// `extra` as an object; empty when it holds none.
+  var extraObject: [String: JSONValue] { Store.decodeObject(extra) }
+
+  /// The columns `reminder` is stored as.
+  public init(_ reminder: Reminder) {
+    title = reminder.title
+    notes = reminder.notes
+    isDone = reminder.isDone ? 1 : 0
+    completedAt = reminder.completedAt?.description
+    flagged = reminder.flagged ? 1 : 0
+    due = reminder.dueDate?.isoText
+    dueKind = reminder.dueDate?.kind.rawValue
+    dueTimeZone = reminder.dueDate?.timeZoneIdentifier
+    priority = Int64(reminder.priority.storedValue)
+    tags = JSONText.encode(.array(reminder.tags.map(JSONValue.string)))
+    url = reminder.url
+    createdAt = reminder.createdAt?.description
+    editedAt = reminder.editedAt?.description
+    extra = JSONText.encode(.object(reminder.extra))
+  }
+}

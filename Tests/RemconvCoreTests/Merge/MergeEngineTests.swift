@@ -1,0 +1,243 @@
+import Foundation
+import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
+
+/// The merge engine through the seam alone: every test merges into an `InMemoryRepository`,
+/// so what is asserted is the engine's own behaviour, with no SQL underneath.
+@Suite struct MergeEngineTests {
+  let repository = InMemoryRepository()
+
+  /// Merges `records` in one write, as an import does, and returns its report and warnings.
+  @discardableResult
+  func merge(
+    _ records: [SourceRecord], targetList: String? = nil, knownRecords: KnownRecords? = nil,
+    diagnostics: DiagnosticLog = DiagnosticLog()
+  ) throws -> (report: ImportReport, warnings: [Diagnostic]) {
+    let report = try repository.write(commit: true) {
+      let engine = try MergeEngine(
+        repository: repository, options: MergeEngine.Options(targetList: targetList, defaultList: "Inbox"),
+        diagnostics: diagnostics, report: ImportReport(source: "test", format: "test"), knownRecords: knownRecords)
+      // As `Importer` does: the lookup answers for this engine only while it runs.
+      defer { knownRecords?.lookup = nil }
+      for record in records { try engine.consume(record) }
+      return try engine.finish()
+    }
+    return (report, diagnostics.entries.filter { $0.severity == .warning })
+  }
+
+  static let here = SourceLocation(file: "test", line: 1)
+
+  static func item(
+    _ uid: String, in listID: String = "L1", parent: String? = nil, title: String? = nil,
+    extra: [String: JSONValue] = [:]
+  ) -> SourceRecord {
+    .reminder(
+      Reminder(id: uid, listID: listID, parentID: parent, title: title ?? "Reminder \(uid)", extra: extra), here)
+  }
+
+  static let work = SourceRecord.list(ReminderList(id: "L1", name: "Work"))
+
+  // MARK: Reminders
+
+  @Test func aNewReminderIsAddedToItsList() throws {
+    let (report, warnings) = try merge([Self.work, Self.item("R1", title: "Call the plumber")])
+    #expect(report.added == 1 && report.listsAdded == 1)
+    #expect(warnings.isEmpty)
+    let stored = try #require(repository.reminder(uid: "R1"))
+    #expect(stored.title == "Call the plumber")
+    #expect(stored.listID == "L1")
+    #expect(repository.allLists.map(\.name) == ["Work"])
+  }
+
+  @Test func theSameReminderAgainIsUnchangedAndWritesNothing() throws {
+    try merge([Self.work, Self.item("R1")])
+    let writes = repository.writeCount
+    let (report, warnings) = try merge([Self.work, Self.item("R1")])
+    #expect(report.unchanged == 1 && report.added == 0 && report.updated == 0)
+    #expect(report.listsAdded == 0 && report.listsUpdated == 0)
+    #expect(warnings.isEmpty)
+    #expect(repository.writeCount == writes)
+  }
+
+  @Test func aChangedReminderIsUpdatedKeepingWhatAnotherFormatCarried() throws {
+    try merge([Self.work, Self.item("R1", title: "Old", extra: ["ical": .object(["X-ALARM": .string("-PT15M")])])])
+    let (report, _) = try merge([
+      Self.work, Self.item("R1", title: "New", extra: ["taskwarrior": .object(["urgency": .string("3")])]),
+    ])
+    #expect(report.updated == 1 && report.added == 0)
+    let stored = try #require(repository.reminder(uid: "R1"))
+    #expect(stored.title == "New")
+    #expect(stored.extra["ical"] == .object(["X-ALARM": .string("-PT15M")]))
+    #expect(stored.extra["taskwarrior"] == .object(["urgency": .string("3")]))
+    #expect(repository.allReminders.count == 1)
+  }
+
+  @Test func aUIDTwiceInOneSourceGivesTheSecondAFreshUIDAndKeepsTheOriginal() throws {
+    let (report, warnings) = try merge([
+      Self.work, Self.item("R1", title: "First"), Self.item("R1", title: "Second"),
+    ])
+    #expect(report.added == 2)
+    #expect(warnings.map(\.code) == ["duplicate-uid"])
+    let reminders = repository.allReminders
+    #expect(reminders.map(\.title) == ["First", "Second"])
+    #expect(reminders[0].id == "R1" && reminders[0].extra["originalId"] == nil)
+    #expect(reminders[1].id != "R1")
+    #expect(reminders[1].extra["originalId"] == .string("R1"))
+  }
+
+  @Test func aUIDTwiceInASecondImportUpdatesOnceThenGetsAFreshUID() throws {
+    try merge([Self.work, Self.item("R1", title: "Stored")])
+    let (report, warnings) = try merge([
+      Self.work, Self.item("R1", title: "Changed"), Self.item("R1", title: "Again"),
+    ])
+    #expect(report.updated == 1 && report.added == 1)
+    #expect(warnings.map(\.code) == ["duplicate-uid"])
+    #expect(repository.reminder(uid: "R1")?.title == "Changed")
+    #expect(repository.allReminders.last?.extra["originalId"] == .string("R1"))
+  }
+
+  // MARK: Subtasks
+
+  @Test func aSubtaskWhoseParentComesLaterIsAttachedAtTheEnd() throws {
+    let (report, warnings) = try merge([Self.work, Self.item("CHILD", parent: "PARENT"), Self.item("PARENT")])
+    #expect(report.added == 2)
+    #expect(warnings.isEmpty)
+    #expect(repository.reminder(uid: "CHILD")?.parentID == "PARENT")
+    #expect(repository.reminder(uid: "PARENT")?.parentID == nil)
+  }
+
+  @Test func aSubtaskWhoseParentNeverComesStaysTopLevelWithItsParentKept() throws {
+    let (_, warnings) = try merge([Self.work, Self.item("CHILD", parent: "GONE")])
+    #expect(warnings.map(\.code) == ["missing-parent"])
+    let child = try #require(repository.reminder(uid: "CHILD"))
+    #expect(child.parentID == nil)
+    #expect(child.extra["missingParent"] == .string("GONE"))
+  }
+
+  @Test func aParentThatWouldMakeACycleIsRefused() throws {
+    try merge([Self.work, Self.item("A"), Self.item("B", parent: "A")])
+    let (_, warnings) = try merge([Self.work, Self.item("A", parent: "B"), Self.item("B", parent: "A")])
+    #expect(warnings.map(\.code) == ["parent-cycle"])
+    let a = try #require(repository.reminder(uid: "A"))
+    #expect(a.parentID == nil)
+    #expect(a.extra["brokenParent"] == .string("B"))
+    #expect(repository.reminder(uid: "B")?.parentID == "A")
+  }
+
+  @Test func aReminderThatNamesItselfAsParentStaysTopLevel() throws {
+    let (_, warnings) = try merge([Self.work, Self.item("A", parent: "A")])
+    #expect(warnings.map(\.code) == ["self-parent"])
+    #expect(repository.reminder(uid: "A")?.parentID == nil)
+  }
+
+  // MARK: Lists
+
+  @Test func aListIsFoundByItsUIDAndRenamed() throws {
+    try merge([Self.work, Self.item("R1")])
+    let (report, _) = try merge([.list(ReminderList(id: "L1", name: "Office")), Self.item("R1")])
+    #expect(report.listsUpdated == 1 && report.listsAdded == 0 && report.unchanged == 1)
+    #expect(repository.allLists.map(\.name) == ["Office"])
+  }
+
+  @Test func aListWithTheNameKeyOfAnotherKeepsItsUIDAndColourInMergedLists() throws {
+    try merge([Self.work, Self.item("R1")])
+    let (report, warnings) = try merge([
+      .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
+    ])
+    #expect(report.listsAdded == 0 && report.listsUpdated == 1 && report.added == 1)
+    #expect(warnings.map(\.code) == ["list-merged-by-name"])
+    let lists = repository.allLists
+    #expect(lists.count == 1)
+    let work = try #require(lists.first)
+    #expect(work.id == "L1" && work.name == "Work" && work.color == nil)
+    let entries = try #require(work.extra["mergedLists"]?.arrayValue)
+    #expect(entries.count == 1)
+    #expect(entries.first?["id"] == .string("L2"))
+    #expect(entries.first?["color"] == .string("#FF0000"))
+    #expect(repository.reminder(uid: "R2")?.listID == "L1")
+    // The same file again keeps the entry as it is and says nothing more.
+    let (again, quiet) = try merge([
+      .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
+    ])
+    #expect(again.listsUpdated == 0 && again.unchanged == 1)
+    #expect(quiet.isEmpty)
+  }
+
+  @Test func aReminderInAListTheSourceNeverNamedGoesToTheDefaultList() throws {
+    let (_, warnings) = try merge([Self.item("R1", in: "NOWHERE")])
+    #expect(warnings.map(\.code) == ["unknown-list"])
+    #expect(repository.allLists.map(\.name) == ["Inbox"])
+    #expect(repository.reminder(uid: "R1")?.listID == repository.allLists.first?.id)
+  }
+
+  @Test func targetListTakesEveryReminder() throws {
+    let (report, warnings) = try merge([Self.work, Self.item("R1"), Self.item("R2", in: "")], targetList: "Chores")
+    #expect(report.added == 2 && report.listsAdded == 1)
+    #expect(warnings.isEmpty)
+    #expect(repository.allLists.map(\.name) == ["Chores"])
+  }
+
+  // MARK: Record digests
+
+  /// Tells `knownRecords` of a clean decode of `uid`'s record, as a reader does.
+  func noteDigest(_ value: UInt64, for uid: String, in knownRecords: KnownRecords, diagnostics: DiagnosticLog) {
+    knownRecords.note(
+      RecordDigest(high: value, low: value), for: Reminder(id: uid, listID: "L1", title: ""), statedUID: uid,
+      reportedBefore: diagnostics.reportedCount, in: diagnostics)
+  }
+
+  @Test func aCleanMergeKeepsTheRecordDigestAndAWarningDoesNot() throws {
+    let known = KnownRecords()
+    let diagnostics = DiagnosticLog()
+    noteDigest(1, for: "CLEAN", in: known, diagnostics: diagnostics)
+    noteDigest(2, for: "BLANK", in: known, diagnostics: diagnostics)
+    try merge(
+      [Self.work, Self.item("CLEAN"), Self.item("BLANK", title: " ")], knownRecords: known, diagnostics: diagnostics)
+    #expect(repository.sourceDigest(uid: "CLEAN") != nil)
+    #expect(repository.sourceDigest(uid: "BLANK") == nil)
+  }
+
+  @Test func aReminderWaitingForItsParentKeepsNoDigest() throws {
+    let known = KnownRecords()
+    let diagnostics = DiagnosticLog()
+    noteDigest(3, for: "CHILD", in: known, diagnostics: diagnostics)
+    try merge([Self.work, Self.item("CHILD", parent: "PARENT"), Self.item("PARENT")], knownRecords: known, diagnostics: diagnostics)
+    #expect(repository.sourceDigest(uid: "CHILD") == nil)
+  }
+
+  @Test func aStoredDigestLetsTheReaderSkipTheRecordOnce() throws {
+    let first = KnownRecords()
+    let diagnostics = DiagnosticLog()
+    noteDigest(4, for: "R1", in: first, diagnostics: diagnostics)
+    try merge([Self.work, Self.item("R1")], knownRecords: first, diagnostics: diagnostics)
+    let again = KnownRecords()
+    try repository.write(commit: true) {
+      let engine = try MergeEngine(
+        repository: repository, options: MergeEngine.Options(defaultList: "Inbox"), diagnostics: DiagnosticLog(),
+        report: ImportReport(source: "test", format: "test"), knownRecords: again)
+      defer { again.lookup = nil }
+      let digest = RecordDigest(high: 4, low: 4)
+      #expect(try again.holdsUnchanged(digest))
+      // A second record with the same digest is decoded: it is the duplicate it is.
+      #expect(try !again.holdsUnchanged(digest))
+      // The lookup holds the engine unowned: it must live until the questions are asked.
+      withExtendedLifetime(engine) {}
+    }
+  }
+
+  // MARK: Transactions
+
+  @Test func aDryRunLeavesTheRepositoryAsItWas() throws {
+    try merge([Self.work, Self.item("R1")])
+    try repository.write(commit: false) {
+      let engine = try MergeEngine(
+        repository: repository, options: MergeEngine.Options(defaultList: "Inbox"), diagnostics: DiagnosticLog(),
+        report: ImportReport(source: "test", format: "test"))
+      try engine.consume(Self.item("R2"))
+      _ = try engine.finish()
+    }
+    #expect(repository.allReminders.map(\.id) == ["R1"])
+  }
+}

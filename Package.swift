@@ -59,7 +59,8 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "RemconvCoreTests",
-      dependencies: ["RemconvCore", "RemconvTestSupport"],
+      // CICal for the libical oracle of the differential test (Tests/RemconvCoreTests/LibICalOracle).
+      dependencies: ["RemconvCore", "RemconvTestSupport", "CICal"],
       exclude: ["Fixtures"],
       swiftSettings: swiftSettings),
     .testTarget(

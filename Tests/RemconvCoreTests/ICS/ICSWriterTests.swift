@@ -154,7 +154,7 @@ import Testing
     let json = try ICSTest.read(path: ICSTest.fixture("due-kinds.ics"))
     let list = try #require(json.lists.first)
     let (text, _) = try ICSTest.write([(list, json.reminders)])
-    let problems = try #require(LibICal.problems(inComponent: Array(text.utf8)))
+    let problems = try #require(LibICalOracle.problems(inComponent: Array(text.utf8)))
     #expect(problems.isEmpty)
   }
 

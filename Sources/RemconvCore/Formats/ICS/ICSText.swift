@@ -29,34 +29,54 @@ enum ICSText {
 
   /// Unescapes a TEXT value. Besides the RFC's escapes it accepts `\N` and Outlook's `\:`; a
   /// backslash before any other character is kept as written.
+  ///
+  /// memchr finds each backslash, and the run of bytes before it is appended as a slice of the
+  /// value: the value is valid UTF-8 already and a run ends before an ASCII byte, so nothing is
+  /// walked byte by byte or validated again (a walk that re-validated the result was a seventh
+  /// of an import of long notes, bench/findings.md R2).
   static func unescape(_ text: some StringProtocol) -> String {
+    let text = String(text)
     let utf8 = text.utf8
-    // Most values have no backslash: memchr finds that out a dozen times faster than a walk.
-    let hasBackslash =
-      utf8.withContiguousStorageIfAvailable { bytes in
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
-        return memchr(base, 0x5C, bytes.count) != nil
-      } ?? utf8.contains(0x5C)
-    guard hasBackslash else { return String(text) }
-    var result: [UInt8] = []
-    result.reserveCapacity(utf8.count)
-    var iterator = utf8.makeIterator()
-    while let byte = iterator.next() {
-      guard byte == 0x5C else {
-        result.append(byte)
-        continue
+    let unescaped = utf8.withContiguousStorageIfAvailable { bytes -> String? in
+      guard let base = bytes.baseAddress, !bytes.isEmpty, memchr(base, 0x5C, bytes.count) != nil else { return nil }
+      var result = ""
+      result.reserveCapacity(bytes.count)
+      var runStart = 0
+      var position = 0
+      func appendRun(upTo end: Int) {
+        guard runStart < end else { return }
+        let from = utf8.index(utf8.startIndex, offsetBy: runStart)
+        let to = utf8.index(utf8.startIndex, offsetBy: end)
+        result.append(contentsOf: Substring(utf8[from..<to]))
       }
-      guard let escaped = iterator.next() else {
-        result.append(0x5C)
-        break
+      while position < bytes.count, let found = memchr(base + position, 0x5C, bytes.count - position) {
+        let backslash = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        guard backslash + 1 < bytes.count else { break }
+        let replacement: String?
+        switch bytes[backslash + 1] {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"): replacement = "\n"
+        case 0x5C: replacement = "\\"
+        case 0x3B: replacement = ";"
+        case 0x2C: replacement = ","
+        case 0x3A: replacement = ":"
+        default: replacement = nil
+        }
+        if let replacement {
+          appendRun(upTo: backslash)
+          result.append(replacement)
+          runStart = backslash + 2
+        }
+        // An unknown escape stays in the run, backslash and all.
+        position = backslash + 2
       }
-      switch escaped {
-      case UInt8(ascii: "n"), UInt8(ascii: "N"): result.append(0x0A)
-      case 0x5C, 0x3B, 0x2C, 0x3A: result.append(escaped)
-      default: result += [0x5C, escaped]
-      }
+      appendRun(upTo: bytes.count)
+      return result
     }
-    return String(decoding: result, as: UTF8.self)
+    switch unescaped {
+    case .some(.some(let result)): return result
+    case .some(.none): return text
+    case .none: return unescape(String(decoding: Array(utf8), as: UTF8.self))
+    }
   }
 
   /// Splits a list value (`CATEGORIES:a\,b,c`) at the commas that are not escaped, and

@@ -2,18 +2,17 @@ import Foundation
 
 /// Turns a VTODO (with its `RECURRENCE-ID` overrides) into a reminder.
 ///
-/// libical parses every component: what it rejects (its `X-LIC-ERROR`s) is reported with the
-/// line and UID, and a property it drops is not imported but kept verbatim. Values are read
-/// from the source text with remconv's own strict parsers, because libical 3.0 accepts some
-/// invalid values silently (`PRIORITY:x` becomes 0, a negative year passes) and loses the
-/// escaping of commas in `CATEGORIES`.
+/// remconv's own parser is the only parser: each property line is checked by
+/// `ICSPropertyRules` (what breaks one is reported as `ical-error` with its line and UID, and
+/// kept verbatim but not read), and values are read from the source text by remconv's own
+/// strict readers. libical is not asked: it is the oracle of `LibICalDifferentialTests`.
 ///
 /// Everything not modelled goes to `extra["ical"]` so the writer can put it back:
 /// - `lines`: content lines of unmodelled properties and whole sub-components (VALARM, ...), in
-///   source order, exactly as read (unfolded); a line of a sub-component that libical refuses is
+///   source order, exactly as read (unfolded); a line of a sub-component that breaks a rule is
 ///   kept as `X-REMCONV-INVALID:<the line, TEXT-escaped>`, so that what is written back stays
 ///   valid iCalendar;
-/// - `invalid`: the VTODO's own lines that libical refuses or whose value cannot be read, as
+/// - `invalid`: the VTODO's own lines that break a rule or whose value cannot be read, as
 ///   read (written back as `X-REMCONV-INVALID` properties, read back into `invalid`);
 /// - `parameters`: parameters of modelled properties beyond those the mapping uses, by name;
 /// - `status`, `percent`, `priority`: the exact STATUS (IN-PROCESS, CANCELLED, ...),
@@ -49,12 +48,9 @@ struct VTodoDecoder {
     master: ComponentBlock, overrides: [ComponentBlock], listID: String, derivation: [String]?, stampIsEditTime: Bool
   ) -> Reminder {
     let sourceUID = master.firstValue(of: .uid).flatMap { $0.isEmpty ? nil : $0 }
-    let dropped = reportProblems(in: master, uid: sourceUID)
-    let keptOverrides = overrides.map { override in
-      Self.encodingInvalidLines(override, dropped: reportProblems(in: override, uid: sourceUID))
-    }
+    let keptOverrides = overrides.map { keptLines(of: $0, uid: sourceUID) }
 
-    let fields = walk(master, dropped: dropped, uid: sourceUID)
+    let fields = walk(master, uid: sourceUID)
     let editedAt = fields.lastModified ?? (stampIsEditTime ? stampTime(fields, uid: sourceUID) : nil)
     let uid = sourceUID ?? deriveUID(fields: fields, listID: listID, derivation: derivation, line: master.startLine)
     let parentID = parent(of: uid, own: fields.parentID, line: master.startLine)
@@ -76,15 +72,15 @@ struct VTodoDecoder {
   }
 
   /// Reads the VTODO's lines into fields, keeping what is not modelled.
-  private func walk(_ master: ComponentBlock, dropped: Set<Int>, uid: String?) -> Fields {
+  private func walk(_ master: ComponentBlock, uid: String?) -> Fields {
     var fields = Fields()
-    let due = master.topLevel.first { master.lines[$0].known == .due && !dropped.contains($0) }
+    let due = master.topLevel.first { master.lines[$0].known == .due }
       .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
     let recurs = master.has(.rrule) || master.has(.rdate)
     // A VTODO has a dozen properties: a list is quicker to search than a set is to hash.
     var seenNames: [ICSName] = []
     var depth = 0
-    for (index, line) in master.lines.enumerated() {
+    for line in master.lines {
       switch line.boundary {
       case .begin:
         depth += 1
@@ -96,18 +92,24 @@ struct VTodoDecoder {
         continue
       case nil:
         if depth > 1 {
-          fields.lines.append(dropped.contains(index) ? Self.encodedInvalid(line.text) : line.text)
+          fields.lines.append(isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text))
           continue
         }
       }
-      guard !dropped.contains(index), let parts = line.parts else {
-        fields.invalid.append(line.text)
+      // The line's name is the name of its parts (both are what comes before the first `;` or
+      // `:`); only an ASCII name can be a known one. A line that is not modelled is kept as it
+      // is, so it is split only when the rules need its parts.
+      guard let name = line.known, Self.isModelled(name) else {
+        if isKept(line, checksReadValues: false, uid: uid) {
+          fields.lines.append(line.text)
+        } else {
+          fields.invalid.append(line.text)
+        }
         continue
       }
-      // The line's name is the name of its parts (both are what comes before the first `;` or
-      // `:`); only an ASCII name can be a known one.
-      guard let name = line.known, Self.isModelled(name) else {
-        fields.lines.append(line.text)
+      let parts = line.parts
+      guard isKept(line, parts: parts, checksReadValues: false, uid: uid), let parts else {
+        fields.invalid.append(line.text)
         continue
       }
       let repeatable = Self.isRepeatable(name)
@@ -370,51 +372,30 @@ struct VTodoDecoder {
     return uid
   }
 
-  /// Reports libical's X-LIC-ERRORs for `block` at the lines they concern, and returns the
-  /// indices of the lines whose property libical dropped.
-  private func reportProblems(in block: ComponentBlock, uid: String?) -> Set<Int> {
-    // A component of the common shape needs no parse by libical: it would report nothing.
-    if LibICalAcceptance.accepts(block) { return [] }
-    guard let problems = LibICal.problems(inComponent: block.text) else {
-      session.warn("ical-error", "libical cannot parse this \(block.name)", line: block.startLine, uid: uid)
-      return []
-    }
-    var dropped: Set<Int> = []
-    var cursor = 1
-    for problem in problems {
-      let index = lineIndex(of: problem, in: block, from: cursor) ?? lineIndex(of: problem, in: block, from: 1)
-      if let index {
-        cursor = index + 1
-        if problem.dropsProperty { dropped.insert(index) }
-      }
-      let line = index.map { block.lines[$0].line } ?? block.startLine
-      session.warn("ical-error", "libical: \(problem.message)", line: line, uid: uid)
-    }
-    return dropped
+  /// Whether `line`, which is kept whole if so, passes `ICSPropertyRules`; split only when the
+  /// rules need its parts.
+  private func isKept(_ line: ContentLine, checksReadValues: Bool, uid: String?) -> Bool {
+    ICSPropertyRules.passesWithoutParsing(line, checksReadValues: checksReadValues)
+      || isKept(line, parts: line.parts, checksReadValues: checksReadValues, uid: uid)
   }
 
-  /// The line a libical message is about: the first from `start` with the property name it
-  /// names and the text it quotes.
-  private func lineIndex(of problem: ICalProblem, in block: ComponentBlock, from start: Int) -> Int? {
-    let name = problem.propertyName
-    let quoted = String(problem.quotedText.prefix(200))
-    guard start < block.lines.count else { return nil }
-    for index in start..<block.lines.count {
-      let line = block.lines[index]
-      if let name, line.name != name { continue }
-      if !quoted.isEmpty, !line.text.contains(quoted) { continue }
-      if name == nil, quoted.isEmpty { return nil }
-      return index
+  /// Whether `line` passes `ICSPropertyRules`; when not, an `ical-error` says why.
+  private func isKept(_ line: ContentLine, parts: ContentLineParts?, checksReadValues: Bool, uid: String?) -> Bool {
+    guard let problem = ICSPropertyRules.problem(in: line, parts: parts, checksReadValues: checksReadValues) else {
+      return true
     }
-    return nil
+    session.warn("ical-error", "\(problem); the line is kept as it is but not read", line: line.line, uid: uid)
+    return false
   }
 
-  /// A line libical refuses, wrapped in a property that is valid wherever it stands.
+  /// A line that breaks a rule, wrapped in a property that is valid wherever it stands.
   static func encodedInvalid(_ text: String) -> String { "X-REMCONV-INVALID:" + ICSText.escape(text) }
 
-  /// An override's lines, those libical refuses wrapped in `X-REMCONV-INVALID`.
-  private static func encodingInvalidLines(_ block: ComponentBlock, dropped: Set<Int>) -> [String] {
-    block.lines.enumerated().map { index, line in dropped.contains(index) ? encodedInvalid(line.text) : line.text }
+  /// An override's lines, kept whole: those that break a rule wrapped in `X-REMCONV-INVALID`.
+  private func keptLines(of block: ComponentBlock, uid: String?) -> [String] {
+    block.lines.map { line in
+      line.boundary != nil || isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text)
+    }
   }
 
   /// VTIMEZONEs the kept lines need that the writer cannot rebuild (TZIDs that are not IANA).

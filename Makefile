@@ -1,6 +1,6 @@
 # The two commands of the README's quick start, and the tasks behind them.
 #   make demo   imports Samples/ into a demo store, shows it, exports it
-#   make test   runs the whole test suite
+#   make test   runs the style gate (make lint) and the whole test suite
 #   make fuzz-smoke   a short libFuzzer run of every format's harness (docs/reliability.md)
 #   make bench  the benchmark of docs/benchmarks.md (BENCH_SIZES=1000 for a smoke test)
 SHELL := /bin/bash
@@ -8,7 +8,7 @@ SWIFT ?= swift
 DEMO_STORE ?= $(CURDIR)/.build/demo/reminders.sqlite
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean man fuzz-smoke
+.PHONY: demo test build release deps test-deps migrations check-boundaries bench clean man fuzz-smoke lint format
 
 deps:
 	@./Scripts/bootstrap.sh
@@ -28,7 +28,7 @@ release: deps
 demo: release
 	@./Scripts/demo.sh "$(DEMO_STORE)"
 
-test: test-deps
+test: test-deps lint
 	@./Scripts/check-boundaries.sh
 	@./Scripts/embed-migrations.sh --check
 	@./Scripts/make-fixture-stores.sh --check
@@ -39,6 +39,15 @@ fuzz-smoke: deps
 	@set -e; for format in $$(./Scripts/fuzz.sh --formats); do \
 	  ./Scripts/fuzz.sh "$$format" $(FUZZ_SMOKE_SECONDS); \
 	done
+
+# The style gate: swift format with the checked-in .swift-format; `make format` applies it.
+SWIFT_SOURCES := Sources Tests Fuzz Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
 migrations:
 	./Scripts/embed-migrations.sh

@@ -129,12 +129,18 @@ final class FuzzHarness {
   /// costs what the reader and the store cost.
   private func writeInput(_ bytes: [UInt8]) throws(Finding) {
     let descriptor = open(inputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw Finding(description: "cannot write \(inputPath): \(String(cString: strerror(errno)))") }
+    guard descriptor >= 0 else {
+      throw Finding(description: "cannot write \(inputPath): \(String(cString: strerror(errno)))")
+    }
     defer { close(descriptor) }
     var written = 0
     while written < bytes.count {
-      let result = bytes.withUnsafeBytes { raw in write(descriptor, raw.baseAddress.map { $0 + written }, raw.count - written) }
-      guard result > 0 else { throw Finding(description: "cannot write \(inputPath): \(String(cString: strerror(errno)))") }
+      let result = bytes.withUnsafeBytes { raw in
+        write(descriptor, raw.baseAddress.map { $0 + written }, raw.count - written)
+      }
+      guard result > 0 else {
+        throw Finding(description: "cannot write \(inputPath): \(String(cString: strerror(errno)))")
+      }
       written += result
     }
   }

@@ -2,17 +2,17 @@ import Foundation
 import RemconvCore
 
 #if REMCONV_LIBFUZZER
-/// libFuzzer's entry for programs that have their own `main` (SwiftPM gives every executable
-/// one): runs the fuzzing loop with the command line's libFuzzer flags.
-@_extern(c, "LLVMFuzzerRunDriver")
-func runLibFuzzerDriver(
-  _ argc: UnsafeMutablePointer<CInt>,
-  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-  _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+  /// libFuzzer's entry for programs that have their own `main` (SwiftPM gives every executable
+  /// one): runs the fuzzing loop with the command line's libFuzzer flags.
+  @_extern(c, "LLVMFuzzerRunDriver")
+  func runLibFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+  ) -> CInt
 
-/// The harness of this process; libFuzzer's callback is a C function and cannot capture it.
-nonisolated(unsafe) private var activeHarness: FuzzHarness?
+  /// The harness of this process; libFuzzer's callback is a C function and cannot capture it.
+  nonisolated(unsafe) private var activeHarness: FuzzHarness?
 #endif
 
 /// `remconv-fuzz`: the fuzz harness of every readable format.
@@ -35,15 +35,17 @@ enum FuzzMain {
       exit(0)
     }
     #if REMCONV_LIBFUZZER
-    exit(fuzz())
+      exit(fuzz())
     #else
-    exit(replay(Array(CommandLine.arguments.dropFirst())))
+      exit(replay(Array(CommandLine.arguments.dropFirst())))
     #endif
   }
 
   static func harness(for name: String) -> FuzzHarness {
     guard let format = FormatRegistry.named(name), format.canRead else {
-      printError("remconv-fuzz: unknown or unreadable format '\(name)' (one of \(FormatRegistry.readableNames.joined(separator: ", ")))")
+      printError(
+        "remconv-fuzz: unknown or unreadable format '\(name)' (one of \(FormatRegistry.readableNames.joined(separator: ", ")))"
+      )
       exit(64)
     }
     do {
@@ -59,57 +61,57 @@ enum FuzzMain {
   }
 
   #if REMCONV_LIBFUZZER
-  static func fuzz() -> CInt {
-    guard let name = ProcessInfo.processInfo.environment["REMCONV_FUZZ_FORMAT"] else {
-      printError("remconv-fuzz: set REMCONV_FUZZ_FORMAT to the format to fuzz")
-      return 64
-    }
-    activeHarness = harness(for: name)
-    var argc = CommandLine.argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-    return runLibFuzzerDriver(&argc, &argv) { data, size in
-      guard let harness = activeHarness else { return 0 }
-      let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-      do {
-        _ = try harness.run(bytes)
-      } catch {
-        fatalError("remconv-fuzz: finding in \(harness.format.name): \(error)")
+    static func fuzz() -> CInt {
+      guard let name = ProcessInfo.processInfo.environment["REMCONV_FUZZ_FORMAT"] else {
+        printError("remconv-fuzz: set REMCONV_FUZZ_FORMAT to the format to fuzz")
+        return 64
       }
-      return 0
+      activeHarness = harness(for: name)
+      var argc = CommandLine.argc
+      var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+      return runLibFuzzerDriver(&argc, &argv) { data, size in
+        guard let harness = activeHarness else { return 0 }
+        let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+        do {
+          _ = try harness.run(bytes)
+        } catch {
+          fatalError("remconv-fuzz: finding in \(harness.format.name): \(error)")
+        }
+        return 0
+      }
     }
-  }
   #else
-  static func replay(_ arguments: [String]) -> Int32 {
-    guard arguments.count >= 2 else {
-      printError("usage: remconv-fuzz FORMAT FILE|FOLDER...  (replays inputs through the fuzz harness)")
-      return 64
-    }
-    let harness = harness(for: arguments[0])
-    var findings = 0
-    for path in arguments.dropFirst().flatMap(files(at:)) {
-      guard let data = FileManager.default.contents(atPath: path) else {
-        printError("\(path): cannot read")
-        findings += 1
-        continue
+    static func replay(_ arguments: [String]) -> Int32 {
+      guard arguments.count >= 2 else {
+        printError("usage: remconv-fuzz FORMAT FILE|FOLDER...  (replays inputs through the fuzz harness)")
+        return 64
       }
-      do {
-        print("\(path): \(try harness.run(Array(data)))")
-      } catch {
-        print("\(path): FINDING: \(error)")
-        findings += 1
+      let harness = harness(for: arguments[0])
+      var findings = 0
+      for path in arguments.dropFirst().flatMap(files(at:)) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+          printError("\(path): cannot read")
+          findings += 1
+          continue
+        }
+        do {
+          print("\(path): \(try harness.run(Array(data)))")
+        } catch {
+          print("\(path): FINDING: \(error)")
+          findings += 1
+        }
       }
+      return findings == 0 ? 0 : 1
     }
-    return findings == 0 ? 0 : 1
-  }
 
-  /// The files of a folder (sorted), or the path itself.
-  static func files(at path: String) -> [String] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-      return [path]
+    /// The files of a folder (sorted), or the path itself.
+    static func files(at path: String) -> [String] {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        return [path]
+      }
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+      return names.sorted().map { path + "/" + $0 }
     }
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    return names.sorted().map { path + "/" + $0 }
-  }
   #endif
 }

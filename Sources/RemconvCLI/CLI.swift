@@ -69,9 +69,14 @@ public enum CLI {
       leadingGlobals.append(rest.removeFirst())
       if let spec = GlobalOptions.specs.first(where: { "--\($0.name)" == first }), !spec.isFlag, !rest.isEmpty {
         leadingGlobals.append(rest.removeFirst())
-      } else if GlobalOptions.specs.first(where: { "--\($0.name)" == first.split(separator: "=").first.map(String.init) }) == nil {
+      } else if GlobalOptions.specs.first(where: {
+        "--\($0.name)" == first.split(separator: "=").first.map(String.init)
+      }) == nil {
         return usageFailure(
-          .unknownOption(first, suggestion: Suggestion.closest(to: String(first.drop { $0 == "-" }), among: GlobalOptions.specs.map(\.name)).map { "--\($0)" }),
+          .unknownOption(
+            first,
+            suggestion: Suggestion.closest(to: String(first.drop { $0 == "-" }), among: GlobalOptions.specs.map(\.name))
+              .map { "--\($0)" }),
           configuration: nil, io: io)
       }
     }
@@ -107,11 +112,13 @@ public enum CLI {
     let configuration = command.configuration
     let parsed: ParsedArguments
     do {
-      parsed = try ArgumentParser.parse(leadingGlobals + rest, configuration: configuration, globals: GlobalOptions.specs)
+      parsed = try ArgumentParser.parse(
+        leadingGlobals + rest, configuration: configuration, globals: GlobalOptions.specs)
     } catch {
       // Describe the subcommand the line names, if any (`list create X --yes`).
       let named = rest.lazy.compactMap { configuration.subcommand(named: $0) }.first
-      return usageFailure(error, configuration: named ?? configuration, parent: named == nil ? nil : configuration, io: io)
+      return usageFailure(
+        error, configuration: named ?? configuration, parent: named == nil ? nil : configuration, io: io)
     }
     // The subcommand chosen (the parser has checked the name), so that help and usage errors
     // describe `list create` rather than `list`.

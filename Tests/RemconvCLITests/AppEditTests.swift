@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCore
 
 /// `add`, `edit`, `done`, `undone`, `flag`, `unflag`, `delete` and ID prefixes, with the clock
 /// fixed at 2026-11-29T10:00:00Z.
@@ -13,7 +14,9 @@ import Testing
 
   @Test func addPrintsTheNewUIDAndStampsCreatedAndEdited() throws {
     let bench = try AppFixture.bench()
-    let result = bench.run(["add", "Buy milk", "--list", "groceries", "--notes", "2 litres", "--priority", "medium", "--flag"])
+    let result = bench.run([
+      "add", "Buy milk", "--list", "groceries", "--notes", "2 litres", "--priority", "medium", "--flag",
+    ])
     #expect(result.status == .ok)
     let id = result.output.trimmingCharacters(in: .newlines)
     #expect(UUID(uuidString: id) != nil)
@@ -137,12 +140,14 @@ import Testing
     let edited = bench.run(["edit", largestID, "--title", "Bigg"])
     #expect(edited.status == .dataError)
     #expect(
-      edited.errors.contains("(\(limit + 1) bytes as a JSON Lines line); the longest field, notes, is \(room + 1) bytes"),
+      edited.errors.contains(
+        "(\(limit + 1) bytes as a JSON Lines line); the longest field, notes, is \(room + 1) bytes"),
       "\(edited.errors)")
     // The title "Big" of the first one replaced by one byte more than the room it has.
     let retitled = bench.run(["edit", id, "--title", String(repeating: "t", count: room + 4)])
     #expect(retitled.status == .dataError)
-    #expect(retitled.errors.contains("; the longest field, title, is \(room + 4) bytes"), "\(retitled.errors.suffix(300))")
+    #expect(
+      retitled.errors.contains("; the longest field, title, is \(room + 4) bytes"), "\(retitled.errors.suffix(300))")
     #expect(bench.snapshot() == unchanged)
     // Shorter is always fine.
     #expect(bench.run(["edit", largestID, "--notes", "short"]).status == .ok)
@@ -161,7 +166,9 @@ import Testing
     let line = try #require(
       bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").first { $0.contains(subtask) })
     // Grown to the limit less 100 bytes in Work; a list whose name is 200 bytes longer.
-    #expect(bench.run(["edit", subtask, "--notes", String(repeating: "n", count: limit - line.utf8.count - 99)]).status == .ok)
+    #expect(
+      bench.run(["edit", subtask, "--notes", String(repeating: "n", count: limit - line.utf8.count - 99)]).status == .ok
+    )
     let longName = "Work" + String(repeating: "k", count: 200)
     #expect(bench.run(["list", "create", longName]).status == .ok)
     let before = bench.snapshot()
@@ -292,9 +299,15 @@ import Testing
   @Test func flagAndUnflagChangeTheFlaggedCount() throws {
     let bench = try AppFixture.bench()
     #expect(bench.run(["flag", "20000003"]).status == .ok)
-    #expect(try JSONOutput.ids(bench.run(["show", "-s", "flagged", "--json"]).output) == [AppFixture.oatMilk, AppFixture.callNewYork, AppFixture.sendNumbers])
+    #expect(
+      try JSONOutput.ids(bench.run(["show", "-s", "flagged", "--json"]).output) == [
+        AppFixture.oatMilk, AppFixture.callNewYork, AppFixture.sendNumbers,
+      ])
     #expect(bench.run(["unflag", "10000001"]).status == .ok)
-    #expect(try JSONOutput.ids(bench.run(["show", "-s", "flagged", "--json"]).output) == [AppFixture.callNewYork, AppFixture.sendNumbers])
+    #expect(
+      try JSONOutput.ids(bench.run(["show", "-s", "flagged", "--json"]).output) == [
+        AppFixture.callNewYork, AppFixture.sendNumbers,
+      ])
     #expect(try JSONOutput.reminder(AppFixture.oatMilk, in: bench)["editedAt"] as? String == Self.now)
   }
 
@@ -310,7 +323,8 @@ import Testing
     let result = bench.run(["delete", "10000003"])
     #expect(result.status == .ok)
     #expect(result.errors == "remconv: deleted \"Eggs\" (\(AppFixture.eggs)) from \"Groceries\" with 1 subtask\n")
-    #expect(try JSONOutput.ids(bench.run(["show", "Groceries", "--json"]).output) == [AppFixture.oatMilk, AppFixture.bread])
+    #expect(
+      try JSONOutput.ids(bench.run(["show", "Groceries", "--json"]).output) == [AppFixture.oatMilk, AppFixture.bread])
     #expect(bench.run(["delete", "10000003"]).status == .noInput)
   }
 
@@ -328,15 +342,16 @@ import Testing
     let before = bench.snapshot()
     let result = bench.run(["done", "1000000"])
     #expect(result.status == .usage)
-    #expect(result.errors == """
-      remconv: error: the ID '1000000' is ambiguous; it matches:
-        \(AppFixture.oatMilk)  "Oat milk"  in "Groceries"
-        \(AppFixture.bread)  "Bread"  in "Groceries"
-        \(AppFixture.eggs)  "Eggs"  in "Groceries"
-        \(AppFixture.freeRange)  "Free-range"  in "Groceries"
-        \(AppFixture.cafeBeans)  "Café beans"  in "Groceries"
+    #expect(
+      result.errors == """
+        remconv: error: the ID '1000000' is ambiguous; it matches:
+          \(AppFixture.oatMilk)  "Oat milk"  in "Groceries"
+          \(AppFixture.bread)  "Bread"  in "Groceries"
+          \(AppFixture.eggs)  "Eggs"  in "Groceries"
+          \(AppFixture.freeRange)  "Free-range"  in "Groceries"
+          \(AppFixture.cafeBeans)  "Café beans"  in "Groceries"
 
-      """)
+        """)
     #expect(bench.snapshot() == before)
   }
 
@@ -386,7 +401,8 @@ import Testing
     let bench = try AppFixture.bench()
     let store = try Store(path: bench.storePath)
     try store.database.execute(
-      "INSERT INTO remconv_migrations (id, checksum, tool_version, applied_at) VALUES ('9999_from_the_future', 'x', '9.0.0', '2030-01-01T00:00:00Z')")
+      "INSERT INTO remconv_migrations (id, checksum, tool_version, applied_at) VALUES ('9999_from_the_future', 'x', '9.0.0', '2030-01-01T00:00:00Z')"
+    )
     store.close()
     let before = bench.snapshot()
     let result = bench.run(["add", "X", "--list", "Work"])

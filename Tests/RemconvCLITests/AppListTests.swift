@@ -61,7 +61,8 @@ import Testing
     #expect(shopping["id"] as? String == "LIST-GROCERIES")
     #expect(shopping["openCount"] as? Int == 4)
     #expect(bench.run(["list", "edit", "Shopping", "--color", "none"]).status == .ok)
-    #expect(try JSONOutput.array(JSONOutput.object(bench.run(["lists", "--json"]).output), "lists").first?["color"] is NSNull)
+    #expect(
+      try JSONOutput.array(JSONOutput.object(bench.run(["lists", "--json"]).output), "lists").first?["color"] is NSNull)
   }
 
   @Test func editMayChangeANamesCaseButNotTakeAnothersName() throws {
@@ -80,7 +81,8 @@ import Testing
     let before = bench.snapshot()
     let refused = bench.run(["list", "delete", "Work"])
     #expect(refused.status == .usage)
-    #expect(refused.errors.hasPrefix("Error: This deletes the list \"Work\" and its 6 reminders: give --yes to confirm"))
+    #expect(
+      refused.errors.hasPrefix("Error: This deletes the list \"Work\" and its 6 reminders: give --yes to confirm"))
     #expect(bench.snapshot() == before)
     let deleted = bench.run(["list", "delete", "Work", "--yes"])
     #expect(deleted.status == .ok)

@@ -67,7 +67,9 @@ enum JSONOutput {
 
 extension TestBench {
   /// Runs a command line on a console that says it is a terminal (for colour and prompts).
-  func runOnTerminal(_ arguments: [String], input: String = "") -> (status: RemconvCLI.ExitStatus, output: String, errors: String) {
+  func runOnTerminal(_ arguments: [String], input: String = "") -> (
+    status: RemconvCLI.ExitStatus, output: String, errors: String
+  ) {
     let io = ConsoleIO.capturing(input: input, terminal: true)
     let status = CLI.run(arguments, io: io, environment: environment)
     return (status, io.outputText, io.errorText)

@@ -10,18 +10,19 @@ import Testing
     let bench = try AppFixture.bench()
     let result = bench.run(["lists"])
     #expect(result.status == .ok)
-    #expect(result.output == """
-      LIST       SYMBOL     COLOR    OPEN
-      Groceries  cart       #34C759     4
-      Work       briefcase  #007AFF     5
-      Someday    sparkles   -           0
+    #expect(
+      result.output == """
+        LIST       SYMBOL     COLOR    OPEN
+        Groceries  cart       #34C759     4
+        Work       briefcase  #007AFF     5
+        Someday    sparkles   -           0
 
-      Today      4
-      Scheduled  7
-      Flagged    2
-      All        9
+        Today      4
+        Scheduled  7
+        Flagged    2
+        All        9
 
-      """)
+        """)
   }
 
   @Test func listsJSONCarriesTheListKeysAndTheCounts() throws {
@@ -59,7 +60,10 @@ import Testing
     let bench = try AppFixture.bench()
     let result = bench.run(["show", "--scope", "today", "--json"])
     #expect(result.status == .ok)
-    #expect(try JSONOutput.ids(result.output) == [AppFixture.oatMilk, AppFixture.freeRange, AppFixture.report, AppFixture.callNewYork])
+    #expect(
+      try JSONOutput.ids(result.output) == [
+        AppFixture.oatMilk, AppFixture.freeRange, AppFixture.report, AppFixture.callNewYork,
+      ])
     #expect(try JSONOutput.ids(result.output, "completed") == [AppFixture.cafeBeans])
   }
 
@@ -68,9 +72,10 @@ import Testing
     // are today, Report (18:30 on the 28th) is not.
     let bench = try AppFixture.bench(environment: ["TZ": "America/New_York"])
     let result = bench.run(["show", "--scope", "today", "--json"])
-    #expect(try JSONOutput.ids(result.output) == [
-      AppFixture.oatMilk, AppFixture.freeRange, AppFixture.standUp, AppFixture.callNewYork, AppFixture.callTokyo,
-    ])
+    #expect(
+      try JSONOutput.ids(result.output) == [
+        AppFixture.oatMilk, AppFixture.freeRange, AppFixture.standUp, AppFixture.callNewYork, AppFixture.callTokyo,
+      ])
     let counts = try #require(try JSONOutput.object(bench.run(["lists", "--json"]).output)["counts"] as? [String: Int])
     #expect(counts["today"] == 5)
   }
@@ -87,9 +92,21 @@ import Testing
   }
 
   @Test(arguments: [
-    ("scheduled", [AppFixture.oatMilk, AppFixture.bread, AppFixture.freeRange, AppFixture.standUp, AppFixture.report, AppFixture.callNewYork, AppFixture.callTokyo], [AppFixture.cafeBeans, AppFixture.submitExpenses]),
+    (
+      "scheduled",
+      [
+        AppFixture.oatMilk, AppFixture.bread, AppFixture.freeRange, AppFixture.standUp, AppFixture.report,
+        AppFixture.callNewYork, AppFixture.callTokyo,
+      ], [AppFixture.cafeBeans, AppFixture.submitExpenses]
+    ),
     ("flagged", [AppFixture.oatMilk, AppFixture.sendNumbers], [AppFixture.submitExpenses]),
-    ("all", [AppFixture.oatMilk, AppFixture.bread, AppFixture.eggs, AppFixture.freeRange, AppFixture.standUp, AppFixture.report, AppFixture.callNewYork, AppFixture.callTokyo, AppFixture.sendNumbers], [AppFixture.cafeBeans, AppFixture.submitExpenses]),
+    (
+      "all",
+      [
+        AppFixture.oatMilk, AppFixture.bread, AppFixture.eggs, AppFixture.freeRange, AppFixture.standUp,
+        AppFixture.report, AppFixture.callNewYork, AppFixture.callTokyo, AppFixture.sendNumbers,
+      ], [AppFixture.cafeBeans, AppFixture.submitExpenses]
+    ),
     ("completed", [AppFixture.cafeBeans, AppFixture.submitExpenses], []),
   ])
   func eachScopeHoldsItsMembersThenItsCompleted(scope: String, members: [String], completed: [String]) throws {
@@ -106,34 +123,36 @@ import Testing
     let bench = try AppFixture.bench()
     let result = bench.run(["show", "groceries"])
     #expect(result.status == .ok)
-    #expect(result.output == """
-      Groceries
-        10000001  [ ] Oat milk      2026-11-29        !!!  ⚑
-        10000002  [ ] Bread         2026-11-28        !
-        10000003  [ ] Eggs
-        10000004    [ ] Free-range  2026-11-29 18:00  !!
+    #expect(
+      result.output == """
+        Groceries
+          10000001  [ ] Oat milk      2026-11-29        !!!  ⚑
+          10000002  [ ] Bread         2026-11-28        !
+          10000003  [ ] Eggs
+          10000004    [ ] Free-range  2026-11-29 18:00  !!
 
-      Completed
-        10000005  [x] Café beans    2026-11-29
+        Completed
+          10000005  [x] Café beans    2026-11-29
 
-      """)
+        """)
   }
 
   @Test func aSmartViewGroupsByListAndNamesTheListInTheCompletedSection() throws {
     let bench = try AppFixture.bench()
-    #expect(bench.run(["show", "--scope", "flagged"]).output == """
-      Flagged
+    #expect(
+      bench.run(["show", "--scope", "flagged"]).output == """
+        Flagged
 
-      Groceries
-        10000001  [ ] Oat milk         2026-11-29  !!!  ⚑
+        Groceries
+          10000001  [ ] Oat milk         2026-11-29  !!!  ⚑
 
-      Work
-        20000005  [ ] Send Q4 numbers              !!   ⚑
+        Work
+          20000005  [ ] Send Q4 numbers              !!   ⚑
 
-      Completed
-        20000006  [x] Submit expenses  2026-11-24  !    ⚑  Work
+        Completed
+          20000006  [x] Submit expenses  2026-11-24  !    ⚑  Work
 
-      """)
+        """)
   }
 
   @Test func anEmptyViewSaysNoReminders() throws {
@@ -149,13 +168,17 @@ import Testing
     let output = bench.run(["show", "Groceries", "--hide-completed"]).output
     #expect(!output.contains("Completed"))
     #expect(!output.contains("Café beans"))
-    #expect(try JSONOutput.ids(bench.run(["show", "Groceries", "--hide-completed", "--json"]).output, "completed").isEmpty)
+    #expect(
+      try JSONOutput.ids(bench.run(["show", "Groceries", "--hide-completed", "--json"]).output, "completed").isEmpty)
   }
 
   @Test func sortByPriorityPutsHighFirstAndKeepsSubtasksUnderTheirParent() throws {
     let bench = try AppFixture.bench()
     let work = try JSONOutput.ids(bench.run(["show", "Work", "--sort", "priority", "--json"]).output)
-    #expect(work == [AppFixture.callNewYork, AppFixture.report, AppFixture.sendNumbers, AppFixture.callTokyo, AppFixture.standUp])
+    #expect(
+      work == [
+        AppFixture.callNewYork, AppFixture.report, AppFixture.sendNumbers, AppFixture.callTokyo, AppFixture.standUp,
+      ])
     // Eggs (none) has the medium subtask: the subtask stays under it.
     let groceries = try JSONOutput.ids(bench.run(["show", "Groceries", "--sort", "priority", "--json"]).output)
     #expect(groceries == [AppFixture.oatMilk, AppFixture.bread, AppFixture.eggs, AppFixture.freeRange])
@@ -166,38 +189,48 @@ import Testing
     let work = try JSONOutput.ids(bench.run(["show", "Work", "--sort", "due", "--json"]).output)
     // Report 00:30 on the 29th (Berlin), New York 23:00, Tokyo 00:00 on the 30th, Stand-up
     // 00:30 on the 30th, then the reminder without a due date.
-    #expect(work == [AppFixture.report, AppFixture.callNewYork, AppFixture.callTokyo, AppFixture.standUp, AppFixture.sendNumbers])
+    #expect(
+      work == [
+        AppFixture.report, AppFixture.callNewYork, AppFixture.callTokyo, AppFixture.standUp, AppFixture.sendNumbers,
+      ])
   }
 
   @Test func groupByDayGivesEachDayAHeading() throws {
     let bench = try AppFixture.bench()
     let result = bench.run(["show", "--scope", "scheduled", "--group", "day", "--hide-completed"])
-    #expect(result.output == """
-      Scheduled
+    #expect(
+      result.output == """
+        Scheduled
 
-      Sat 2026-11-28 · Yesterday
-        10000002  [ ] Bread          2026-11-28                         !       Groceries
+        Sat 2026-11-28 · Yesterday
+          10000002  [ ] Bread          2026-11-28                         !       Groceries
 
-      Sun 2026-11-29 · Today
-        10000001  [ ] Oat milk       2026-11-29                         !!!  ⚑  Groceries
-        20000002  [ ] Report         2026-11-28 23:30 UTC               !!      Work
-        10000004  [ ] Free-range     2026-11-29 18:00                   !!      Groceries
-        20000003  [ ] Call New York  2026-11-29 17:00 America/New_York  !!!     Work
+        Sun 2026-11-29 · Today
+          10000001  [ ] Oat milk       2026-11-29                         !!!  ⚑  Groceries
+          20000002  [ ] Report         2026-11-28 23:30 UTC               !!      Work
+          10000004  [ ] Free-range     2026-11-29 18:00                   !!      Groceries
+          20000003  [ ] Call New York  2026-11-29 17:00 America/New_York  !!!     Work
 
-      Mon 2026-11-30 · Tomorrow
-        20000004  [ ] Call Tokyo     2026-11-30 08:00 Asia/Tokyo        !       Work
-        20000001  [ ] Stand-up       2026-11-29 23:30 UTC                       Work
+        Mon 2026-11-30 · Tomorrow
+          20000004  [ ] Call Tokyo     2026-11-30 08:00 Asia/Tokyo        !       Work
+          20000001  [ ] Stand-up       2026-11-29 23:30 UTC                       Work
 
-      """)
-    let json = try JSONOutput.array(JSONOutput.object(bench.run(["show", "-s", "scheduled", "--group", "day", "--json"]).output), "reminders")
-    #expect(json.map { $0["day"] as? String } == ["2026-11-28", "2026-11-29", "2026-11-29", "2026-11-29", "2026-11-29", "2026-11-30", "2026-11-30"])
+        """)
+    let json = try JSONOutput.array(
+      JSONOutput.object(bench.run(["show", "-s", "scheduled", "--group", "day", "--json"]).output), "reminders")
+    #expect(
+      json.map { $0["day"] as? String } == [
+        "2026-11-28", "2026-11-29", "2026-11-29", "2026-11-29", "2026-11-29", "2026-11-30", "2026-11-30",
+      ])
   }
 
   @Test func viewJSONUsesTheJSONModelsKeys() throws {
     let bench = try AppFixture.bench()
     let rows = try JSONOutput.array(JSONOutput.object(bench.run(["show", "Groceries", "--json"]).output), "reminders")
     let subtask = try #require(rows.first { $0["id"] as? String == AppFixture.freeRange })
-    for key in ReminderJSON.reminderKeys + ["list", "listId", "depth"] { #expect(subtask.keys.contains(key), "missing \(key)") }
+    for key in ReminderJSON.reminderKeys + ["list", "listId", "depth"] {
+      #expect(subtask.keys.contains(key), "missing \(key)")
+    }
     #expect(subtask["parentId"] as? String == AppFixture.eggs)
     #expect(subtask["depth"] as? Int == 1)
     #expect(subtask["dueDate"] as? String == "2026-11-29T18:00:00")
@@ -220,14 +253,15 @@ import Testing
     let bench = try AppFixture.bench()
     let result = bench.run(["search", "forecast"])
     #expect(result.status == .ok)
-    #expect(result.output == """
-      Search: forecast
+    #expect(
+      result.output == """
+        Search: forecast
 
-      Work
-        20000005  [ ] Send Q4 numbers  !!  ⚑
-                      notes: Include the revised Forecast tab
+        Work
+          20000005  [ ] Send Q4 numbers  !!  ⚑
+                        notes: Include the revised Forecast tab
 
-      """)
+        """)
     let rows = try JSONOutput.array(JSONOutput.object(bench.run(["search", "forecast", "--json"]).output), "reminders")
     #expect(rows.map { $0["matchedIn"] as? [String] } == [["notes"]])
   }
@@ -261,7 +295,9 @@ import Testing
     let viewIDs = try JSONOutput.ids(bench.run(["show", "--scope", scope.rawValue, "--json"]).output)
     let exported = bench.run(["export", "--scope", scope.rawValue, "--format", "jsonl"])
     #expect(exported.status == .ok)
-    let exportIDs = try exported.output.split(separator: "\n").map { try JSONOutput.object(String($0))["id"] as? String }
+    let exportIDs = try exported.output.split(separator: "\n").map {
+      try JSONOutput.object(String($0))["id"] as? String
+    }
     #expect(Set(exportIDs.compactMap { $0 }) == Set(viewIDs))
     #expect(exportIDs.count == viewIDs.count)
   }
@@ -316,7 +352,10 @@ import Testing
     let columns = lines.map { line -> Int in
       let prefix = line[..<(line.range(of: "2026-12-01")?.lowerBound ?? line.endIndex)]
       return prefix.reduce(0) { width, character in
-        width + (character.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value >= 0x3000 && $0.value < 0xA000 } ? 2 : 1)
+        width
+          + (character.unicodeScalars.contains {
+            $0.properties.isEmojiPresentation || $0.value >= 0x3000 && $0.value < 0xA000
+          } ? 2 : 1)
       }
     }
     #expect(Set(columns).count == 1, "\(lines)")

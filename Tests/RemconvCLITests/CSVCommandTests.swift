@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// The CSV side of the command line: detection, `--delimiter`, `--excel`, `formats`.
 @Suite struct CSVCommandTests {

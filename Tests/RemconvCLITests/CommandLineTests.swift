@@ -39,11 +39,14 @@ import Testing
 
   @Test(arguments: [
     UsageCase(arguments: ["imprt", "x"], message: "Error: Unknown command 'imprt'. Did you mean 'import'?"),
-    UsageCase(arguments: ["import", "x", "--fromat", "json"], message: "Error: Unknown option '--fromat'. Did you mean '--format'?"),
+    UsageCase(
+      arguments: ["import", "x", "--fromat", "json"],
+      message: "Error: Unknown option '--fromat'. Did you mean '--format'?"),
     UsageCase(arguments: ["import"], message: "Error: Missing expected argument '<input>'"),
     UsageCase(arguments: ["import", "a", "b"], message: "Error: Unexpected argument 'b'"),
     UsageCase(arguments: ["import", "a", "--format"], message: "Error: Missing value for '-f, --format <format>'"),
-    UsageCase(arguments: ["import", "a", "--format", "docx"], message: "Error: The value 'docx' is invalid for '--format'"),
+    UsageCase(
+      arguments: ["import", "a", "--format", "docx"], message: "Error: The value 'docx' is invalid for '--format'"),
     UsageCase(arguments: ["import", "a", "--dry-run=yes"], message: "Error: The flag '--dry-run' takes no value"),
     UsageCase(arguments: ["export", "-x"], message: "Error: Unknown option '-x'"),
     UsageCase(arguments: [], message: "Error: Missing command"),
@@ -65,9 +68,13 @@ import Testing
     withoutStore["REMCONV_STORE"] = nil
     #expect(StoreLocation.resolve(explicit: nil, environment: withoutStore) == "/xdg/remconv/reminders.sqlite")
     withoutStore["XDG_DATA_HOME"] = nil
-    #expect(StoreLocation.resolve(explicit: nil, environment: withoutStore) == "/home/ada/.local/share/remconv/reminders.sqlite")
+    #expect(
+      StoreLocation.resolve(explicit: nil, environment: withoutStore)
+        == "/home/ada/.local/share/remconv/reminders.sqlite")
     withoutStore["XDG_DATA_HOME"] = "relative/is/ignored"
-    #expect(StoreLocation.resolve(explicit: nil, environment: withoutStore) == "/home/ada/.local/share/remconv/reminders.sqlite")
+    #expect(
+      StoreLocation.resolve(explicit: nil, environment: withoutStore)
+        == "/home/ada/.local/share/remconv/reminders.sqlite")
   }
 
   @Test func storeOptionIsAcceptedInAnyPosition() {
@@ -142,7 +149,8 @@ import Testing
     let hostile = #"Robert'); DROP TABLE reminders;--"#
     let input = bench.directory.write(
       "hostile.json",
-      #"{"format":"remconv","version":1,"lists":[{"id":"x' OR '1'='1","name":"\#(hostile)","reminders":[{"id":"'; DELETE FROM lists;--","title":"\#(hostile)"}]}]}"#)
+      #"{"format":"remconv","version":1,"lists":[{"id":"x' OR '1'='1","name":"\#(hostile)","reminders":[{"id":"'; DELETE FROM lists;--","title":"\#(hostile)"}]}]}"#
+    )
     #expect(bench.run(["import", input]).status == .ok)
     let snapshot = bench.snapshot()
     #expect(snapshot.contains(#""title":"Robert'); DROP TABLE reminders;--""#))

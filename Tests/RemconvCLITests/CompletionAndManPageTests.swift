@@ -1,8 +1,9 @@
 import Foundation
-@testable import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCLI
 
 /// The completion scripts and the man page: generated from the command definitions, valid in
 /// their shells and in roff, and complete. The shells and roff tools are run when installed
@@ -11,7 +12,9 @@ import Testing
 /// In CI (`CI` set), which installs them, a missing one fails the test.
 @Suite struct CompletionAndManPageTests {
   static func tool(_ name: String) -> String? {
-    ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   }
 
   /// Whether a test needing `name` runs: when it is installed, and always in CI.
@@ -25,7 +28,9 @@ import Testing
   }
 
   /// Runs a program; returns its status, stdout and stderr.
-  static func execute(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Int32, String, String) {
+  static func execute(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+    Int32, String, String
+  ) {
     let run = try Program.run(path, arguments, environment: environment)
     return (run.status, run.output, run.errors)
   }
@@ -41,7 +46,9 @@ import Testing
     let script = Self.script(shell)
     for command in CLI.configurations {
       #expect(script.contains(command.name), "\(shell): \(command.name)")
-      for subcommand in command.subcommands { #expect(script.contains(subcommand.name), "\(shell): \(subcommand.name)") }
+      for subcommand in command.subcommands {
+        #expect(script.contains(subcommand.name), "\(shell): \(subcommand.name)")
+      }
       for option in command.options + command.subcommands.flatMap(\.options) + GlobalOptions.specs {
         // bash and zsh spell options out; fish declares them with -l NAME.
         let spelling = shell == "fish" ? "-l \(option.name)" : "--\(option.name)"
@@ -108,7 +115,9 @@ import Testing
     let script = Self.script("bash")
     #expect(try Self.bashCompletions(["sh"], bench: bench, script: script) == ["show"])
     #expect(try Self.bashCompletions(["list", ""], bench: bench, script: script) == ["create", "delete", "edit"])
-    #expect(try Self.bashCompletions(["show", "--scope", ""], bench: bench, script: script) == ReminderScope.allCases.map(\.rawValue).sorted())
+    #expect(
+      try Self.bashCompletions(["show", "--scope", ""], bench: bench, script: script)
+        == ReminderScope.allCases.map(\.rawValue).sorted())
     #expect(try Self.bashCompletions(["add", "X", "--priority", "h"], bench: bench, script: script) == ["high"])
     #expect(try Self.bashCompletions(["list", "create", "X", "--c"], bench: bench, script: script) == ["--color"])
     #expect(try Self.bashCompletions(["help", "list", "d"], bench: bench, script: script) == ["delete"])
@@ -125,7 +134,8 @@ import Testing
     let bash = try #require(Self.tool("bash"))
     let file = bench.directory.write("complete.bash", Self.script("bash"))
     func complete(_ words: String) throws -> [String] {
-      let line = "source '\(file)'; COMP_WORDS=('\(program)' \(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _remconv; printf '%s\\n' \"${COMPREPLY[@]}\""
+      let line =
+        "source '\(file)'; COMP_WORDS=('\(program)' \(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _remconv; printf '%s\\n' \"${COMPREPLY[@]}\""
       let (status, output, errors) = try Self.execute(bash, ["-c", line])
       #expect(status == 0, "\(errors)")
       return output.split(separator: "\n").map(String.init).sorted()
@@ -158,7 +168,10 @@ import Testing
       """
     let (status, output, errors) = try Self.execute(zsh, ["-f", "-c", program])
     #expect(status == 0, "\(errors)")
-    #expect(output == "_remconv\n_remconv: function\n_remconv_list_create: function\n_remconv_show: function\n_remconv_list_names: function\n")
+    #expect(
+      output
+        == "_remconv\n_remconv: function\n_remconv_list_create: function\n_remconv_show: function\n_remconv_list_names: function\n"
+    )
   }
 
   @Test(.enabled(if: runs(with: "fish"), "needs fish"))
@@ -169,7 +182,8 @@ import Testing
     let (parsed, _, parseErrors) = try Self.execute(fish, ["-n", file])
     #expect(parsed == 0, "\(parseErrors)")
     func complete(_ line: String) throws -> [String] {
-      let (status, output, errors) = try Self.execute(fish, ["--no-config", "-c", "source '\(file)'; complete -C '\(line)'"])
+      let (status, output, errors) = try Self.execute(
+        fish, ["--no-config", "-c", "source '\(file)'; complete -C '\(line)'"])
       #expect(status == 0)
       #expect(errors.isEmpty, "\(errors)")
       return output.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }.sorted()
@@ -192,7 +206,9 @@ import Testing
       #expect(page.contains(".SS \"\(command.name)\""), "\(command.name)")
       for subcommand in command.subcommands { #expect(page.contains(".SS \"\(command.name) \(subcommand.name)\"")) }
       for option in command.options + command.subcommands.flatMap(\.options) {
-        #expect(page.contains("\\-\\-" + option.name.replacingOccurrences(of: "-", with: "\\-")), "\(command.name) --\(option.name)")
+        #expect(
+          page.contains("\\-\\-" + option.name.replacingOccurrences(of: "-", with: "\\-")),
+          "\(command.name) --\(option.name)")
       }
     }
     for status in ExitStatus.allCases { #expect(page.contains(".B \(status.rawValue)\n")) }

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCore
 
 /// The store survives what happens to processes and disks: a kill at any moment, several
 /// writers and readers at once, a full disk, a read-only store, paths that are not stores.
@@ -86,7 +87,8 @@ struct CrashAndContentionTests {
       try FileManager.default.copyItem(atPath: pristine, toPath: reference)
       let started = Date()
       let process = try RemconvProcess(
-        ["import", input, "--store", reference, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
+        ["import", input, "--store", reference, "--quiet"], environment: Self.environment(directory),
+        scratch: directory.path)
       while process.process.isRunning {
         logSize = max(logSize, Self.fileSize(reference + "-wal"))
         usleep(100)
@@ -114,7 +116,8 @@ struct CrashAndContentionTests {
       let delay = Double.random(in: 0...duration, using: &generator)
       let logBytes = Int.random(in: (logSize / 2)...logSize, using: &generator)
       let process = try RemconvProcess(
-        ["import", input, "--store", target, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
+        ["import", input, "--store", target, "--quiet"], environment: Self.environment(directory),
+        scratch: directory.path)
       if run % 2 == 0 {
         usleep(UInt32(delay * 1_000_000))
       } else {
@@ -160,12 +163,14 @@ struct CrashAndContentionTests {
             + Self.sampleUpdates("Updated by batch \(writer)", only: writer)))
     }
     let imports = try inputs.map { input in
-      try RemconvProcess(["import", input, "--store", store, "--quiet"], environment: environment, scratch: directory.path)
+      try RemconvProcess(
+        ["import", input, "--store", store, "--quiet"], environment: environment, scratch: directory.path)
     }
     var exports: [ProcessOutcome] = []
     repeat {
       exports.append(
-        try RemconvProcess.run(["export", "--format", "jsonl", "--store", store], environment: environment, scratch: directory.path))
+        try RemconvProcess.run(
+          ["export", "--format", "jsonl", "--store", store], environment: environment, scratch: directory.path))
     } while imports.contains { $0.process.isRunning }
     for (writer, process) in imports.enumerated() {
       let outcome = process.wait()
@@ -189,11 +194,16 @@ struct CrashAndContentionTests {
       let (counts, updated) = census(export.output)
       for writer in 0..<writers {
         // All or nothing of each import, its update with its additions.
-        #expect(counts[writer] == 0 || counts[writer] == perImport, "export \(index) saw \(counts[writer]) of batch \(writer)")
-        #expect(updated[writer] == (counts[writer] == perImport), "export \(index): batch \(writer)'s update without its additions")
+        #expect(
+          counts[writer] == 0 || counts[writer] == perImport, "export \(index) saw \(counts[writer]) of batch \(writer)"
+        )
+        #expect(
+          updated[writer] == (counts[writer] == perImport),
+          "export \(index): batch \(writer)'s update without its additions")
       }
     }
-    let final = try RemconvProcess.run(["export", "--format", "jsonl", "--store", store], environment: environment, scratch: directory.path)
+    let final = try RemconvProcess.run(
+      ["export", "--format", "jsonl", "--store", store], environment: environment, scratch: directory.path)
     let (counts, updated) = census(final.output)
     #expect(counts == [Int](repeating: perImport, count: writers))
     #expect(updated == [Bool](repeating: true, count: writers))
@@ -245,7 +255,10 @@ struct CrashAndContentionTests {
     let path = directory.file("store.sqlite")
     try Self.makeSeededStore(at: path, in: directory)
     let input = directory.write("more.jsonl", GeneratedReminders.jsonLines(count: 2_000, prefix: "more"))
-    #expect(try RemconvProcess.run(["import", input, "--store", path, "-q"], environment: Self.environment(directory), scratch: directory.path).status == 0)
+    #expect(
+      try RemconvProcess.run(
+        ["import", input, "--store", path, "-q"], environment: Self.environment(directory), scratch: directory.path
+      ).status == 0)
     let output = directory.file("exports/all.json")
     try FileManager.default.createDirectory(atPath: directory.file("exports"), withIntermediateDirectories: true)
     let result = try RemconvProcess.run(
@@ -270,7 +283,8 @@ struct CrashAndContentionTests {
     try Self.makeSeededStore(at: path, in: directory)
     let before = try Self.snapshot(path)
     let input = directory.write("large.jsonl", GeneratedReminders.jsonLines(count: 3_000, prefix: "disk"))
-    let result = try RemconvProcess.run(["import", input, "--store", path], environment: Self.environment(directory), scratch: directory.path)
+    let result = try RemconvProcess.run(
+      ["import", input, "--store", path], environment: Self.environment(directory), scratch: directory.path)
     #expect(result.status == 74, "\(result.errors)")
     #expect(result.errors.contains("remconv: error: \(path): database or disk is full"), "\(result.errors)")
     #expect(try Self.integrity(path) == "ok")
@@ -368,7 +382,9 @@ struct FuzzReplayTests {
   /// Samples, fixtures, malformed fixtures and saved fuzz findings of a format: the seeds
   /// Scripts/fuzz.sh gives libFuzzer.
   static func seeds(for format: String) -> [String] {
-    var folders = [FormatFolders.existing(in: "Samples", for: format), FormatFolders.existing(in: "Fuzz/regressions", for: format)]
+    var folders = [
+      FormatFolders.existing(in: "Samples", for: format), FormatFolders.existing(in: "Fuzz/regressions", for: format),
+    ]
     for target in (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("Tests"))) ?? [] {
       folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures", for: format))
       folders.append(FormatFolders.existing(in: "Tests/\(target)/Fixtures/malformed", for: format))

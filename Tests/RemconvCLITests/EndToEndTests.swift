@@ -7,7 +7,8 @@ import Testing
 @Suite(.needsRemconvBinary) struct EndToEndTests {
   static let binary = RemconvBinary.path
 
-  static func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]) throws
+  static func run(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String])
+    throws
     -> ProcessOutcome
   {
     try Program.run(executable, arguments, environment: environment, input: input)
@@ -22,7 +23,9 @@ import Testing
     // ETXTBSY ("Text file busy") until they exit.
     let cp = try Self.run("/bin/cp", [Self.binary, copy], environment: [:])
     #expect(cp.status == 0, "\(cp.errors)")
-    let environment = ["HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite"), "PATH": "/usr/bin:/bin"]
+    let environment = [
+      "HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite"), "PATH": "/usr/bin:/bin",
+    ]
     let sample = Repository.read("Samples/json/reminders.json")
     let imported = try Self.run(copy, ["import", "-"], input: sample, environment: environment)
     #expect(imported.status == 0, "\(imported.errors)")
@@ -38,8 +41,10 @@ import Testing
     let environment = ["HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite")]
     #expect(try Self.run(Self.binary, ["--version"], environment: environment).status == 0)
     #expect(try Self.run(Self.binary, ["import", "--bogus"], environment: environment).status == 64)
-    #expect(try Self.run(Self.binary, ["import", directory.file("missing.json")], environment: environment).status == 66)
-    let bad = try Self.run(Self.binary, ["import", "-", "--format", "json"], input: "{\"format\":\"remconv\",", environment: environment)
+    #expect(
+      try Self.run(Self.binary, ["import", directory.file("missing.json")], environment: environment).status == 66)
+    let bad = try Self.run(
+      Self.binary, ["import", "-", "--format", "json"], input: "{\"format\":\"remconv\",", environment: environment)
     #expect(bad.status == 65)
     #expect(bad.errors.hasPrefix("remconv: error: <stdin>:1:"))
   }
@@ -52,7 +57,8 @@ import Testing
       lines.append(#"{"list":"Bulk","id":"bulk-\#(index)","title":"Item \#(index)"}"#)
     }
     let environment = ["HOME": directory.path, "REMCONV_STORE": directory.file("store.sqlite")]
-    let result = try Self.run(Self.binary, ["import", "-", "--format", "jsonl"], input: lines.joined(separator: "\n"), environment: environment)
+    let result = try Self.run(
+      Self.binary, ["import", "-", "--format", "jsonl"], input: lines.joined(separator: "\n"), environment: environment)
     #expect(result.status == 0)
     #expect(!result.errors.contains("\r"))
     #expect(result.errors.contains("3000 added"))

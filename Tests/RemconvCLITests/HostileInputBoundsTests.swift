@@ -73,8 +73,10 @@ import Testing
       megabytes: 250, make: { try write($0, "big.json", HostileItems.microsoftToDo(megabytes: 60)) }),
     Case(
       name: "csv: a record within the limit whose reminder is six times larger as JSON", format: "csv",
-      input: "controls.csv", location: "controls.csv:2:", message: "larger than the limit of 16777216 bytes of one item",
-      seconds: 20, megabytes: 400, make: { try write($0, "controls.csv", HostileItems.csvOfControlCharacters(megabytes: 4)) }),
+      input: "controls.csv", location: "controls.csv:2:",
+      message: "larger than the limit of 16777216 bytes of one item",
+      seconds: 20, megabytes: 400,
+      make: { try write($0, "controls.csv", HostileItems.csvOfControlCharacters(megabytes: 4)) }),
     Case(
       name: "opml: 200,000 attributes on one outline", format: "opml", input: "attributes.opml",
       location: "attributes.opml:4:", message: "more than 1000 attributes", seconds: 10, megabytes: 120,
@@ -82,15 +84,21 @@ import Testing
     Case(
       name: "opml: 22 MB of comments between outlines", format: "opml", input: "comments.opml",
       location: "comments.opml:", message: "more than 100000 comments and processing instructions", seconds: 15,
-      megabytes: 120, make: { try write($0, "comments.opml", HostileOutlines.between("<!-- a comment -->\n", megabytes: 22)) }),
+      megabytes: 120,
+      make: { try write($0, "comments.opml", HostileOutlines.between("<!-- a comment -->\n", megabytes: 22)) }),
     Case(
       name: "opml: 22 MB of processing instructions between outlines", format: "opml", input: "instructions.opml",
       location: "instructions.opml:", message: "more than 100000 comments and processing instructions", seconds: 15,
-      megabytes: 120, make: { try write($0, "instructions.opml", HostileOutlines.between("<?pi an instruction?>\n", megabytes: 22)) }),
+      megabytes: 120,
+      make: { try write($0, "instructions.opml", HostileOutlines.between("<?pi an instruction?>\n", megabytes: 22)) }),
     Case(
       name: "opml: one comment of 20 MB", format: "opml", input: "long-comment.opml", location: "long-comment.opml:4:",
       message: "larger than 16777216 bytes together", seconds: 15, megabytes: 120,
-      make: { try write($0, "long-comment.opml", HostileOutlines.between("<!--" + String(repeating: "c", count: 20 << 20) + "-->\n", megabytes: 1)) }),
+      make: {
+        try write(
+          $0, "long-comment.opml",
+          HostileOutlines.between("<!--" + String(repeating: "c", count: 20 << 20) + "-->\n", megabytes: 1))
+      }),
     Case(
       name: "vdir: a displayname of 100 MB", format: "vdir", input: "vdir", location: "vdir/work/displayname:",
       message: "larger than the limit of 4096 bytes", seconds: 10, megabytes: 120,
@@ -111,12 +119,14 @@ import Testing
     if hostile.converts {
       arguments = ["convert", "--from", hostile.format, "--to", "jsonl", input]
     } else {
-      let seeded = try Program.run(RemconvBinary.path, ["import", "--store", store, Repository.path("Samples/json/reminders.json")])
+      let seeded = try Program.run(
+        RemconvBinary.path, ["import", "--store", store, Repository.path("Samples/json/reminders.json")])
       try #require(seeded.status == 0, "\(seeded.errors)")
       before = try Self.export(store)
       arguments = ["import", "--store", store, "--format", hostile.format, input]
     }
-    let outcome = try MeasuredProcess.run(arguments, scratch: directory.path, timeLimit: Self.timeLimit, limits: Self.limits)
+    let outcome = try MeasuredProcess.run(
+      arguments, scratch: directory.path, timeLimit: Self.timeLimit, limits: Self.limits)
     #expect(!outcome.timedOut && outcome.cpuSeconds < hostile.seconds, "\(outcome.summary)")
     #expect(outcome.peakMegabytes < hostile.megabytes, "\(outcome.summary)")
     #expect(outcome.status == 65, "\(outcome.summary)")
@@ -136,10 +146,12 @@ import Testing
     let secret = try write(directory, "outside/secret.txt", Data("the first line of a private file\n".utf8))
     try write(directory, "vdir/work/a.ics", HostileItems.smallItem)
     try FileManager.default.createSymbolicLink(atPath: directory.file("vdir/work/b.ics"), withDestinationPath: secret)
-    try FileManager.default.createSymbolicLink(atPath: directory.file("vdir/elsewhere"), withDestinationPath: directory.file("outside"))
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.file("vdir/elsewhere"), withDestinationPath: directory.file("outside"))
     let store = directory.file("store.sqlite")
     let outcome = try MeasuredProcess.run(
-      ["import", "--store", store, "--format", "vdir", directory.file("vdir")], scratch: directory.path, timeLimit: Self.timeLimit)
+      ["import", "--store", store, "--format", "vdir", directory.file("vdir")], scratch: directory.path,
+      timeLimit: Self.timeLimit)
     #expect(outcome.status == 0, "\(outcome.summary)")
     #expect(outcome.errors.contains(directory.file("vdir/work/b.ics") + ": a symbolic link"), "\(outcome.summary)")
     #expect(!outcome.errors.contains("private file") && !outcome.output.contains("private file"))
@@ -161,9 +173,12 @@ import Testing
     // that the line is exactly the limit: escaped control characters and quotes, which JSON
     // writes longer than CSV, and plain letters.
     let small = directory.file("small.sqlite")
-    try run(["import", "--store", small, try write(directory, "small.jsonl", Data((HostileItems.line(note: "n") + "\n").utf8))])
+    try run([
+      "import", "--store", small, try write(directory, "small.jsonl", Data((HostileItems.line(note: "n") + "\n").utf8)),
+    ])
     try run(["export", "--store", small, "--format", "jsonl", "-o", directory.file("small-out.jsonl")])
-    let smallLine = try String(contentsOfFile: directory.file("small-out.jsonl"), encoding: .utf8).trimmingCharacters(in: .newlines)
+    let smallLine = try String(contentsOfFile: directory.file("small-out.jsonl"), encoding: .utf8).trimmingCharacters(
+      in: .newlines)
     try #require(smallLine.contains(#""notes":"n""#))
     func line(growingBy extra: Int, spelledLongerByICS: Bool = false) -> String {
       let note: String
@@ -221,7 +236,9 @@ import Testing
     let members = overLine[try #require(overLine.range(of: #""id":"r1""#)).lowerBound...]
     let document = try write(
       directory, "over.json",
-      Data((#"{"format": "remconv", "version": 1, "lists": [{"id": "L1", "name": "Big", "reminders": [{"# + members + "]}]}\n").utf8))
+      Data(
+        (#"{"format": "remconv", "version": 1, "lists": [{"id": "L1", "name": "Big", "reminders": [{"# + members
+          + "]}]}\n").utf8))
     let before = try Self.export(store)
     let outcome = try MeasuredProcess.run(
       ["import", "--store", store, "--format", "json", document], scratch: directory.path, timeLimit: Self.timeLimit)
@@ -280,7 +297,8 @@ enum HostileZones {
   static func calendar(zone observances: String, due: String) -> Data {
     Data(
       ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTIMEZONE\r\nTZID:Evil\r\n" + observances
-        + "END:VTIMEZONE\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:x\r\nDUE;TZID=Evil:\(due)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n").utf8)
+        + "END:VTIMEZONE\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:x\r\nDUE;TZID=Evil:\(due)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        .utf8)
   }
 
   static func observance(_ rule: String, start: String = "19700101T000000") -> String {
@@ -297,7 +315,8 @@ enum HostileZones {
   static func hourlyDueIn9999() -> Data {
     let days = (1...28).map(String.init).joined(separator: ",")
     let hours = (0...23).map(String.init).joined(separator: ",")
-    return calendar(zone: observance("RRULE:FREQ=MONTHLY;BYMONTHDAY=\(days);BYHOUR=\(hours)\r\n"), due: "99991130T090000")
+    return calendar(
+      zone: observance("RRULE:FREQ=MONTHLY;BYMONTHDAY=\(days);BYHOUR=\(hours)\r\n"), due: "99991130T090000")
   }
 
   /// `count` yearly observances, each starting a year apart.
@@ -311,7 +330,9 @@ enum HostileZones {
 
 /// One item far larger than the item limit, in several formats.
 enum HostileItems {
-  static let smallItem = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:small\r\nSUMMARY:A small item\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+  static let smallItem = Data(
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:small\r\nSUMMARY:A small item\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+      .utf8)
 
   /// A VTODO of about `megabytes` MB in four properties, none over the 16 MiB line limit.
   static func vtodo(megabytes: Int) -> Data {
@@ -362,7 +383,8 @@ enum HostileItems {
 
 /// OPML documents with what libxml2 does not bound.
 enum HostileOutlines {
-  static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"><head><title>t</title></head><body>\n<outline text=\"a\"/>\n"
+  static let head =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"><head><title>t</title></head><body>\n<outline text=\"a\"/>\n"
   static let tail = "<outline text=\"b\"/>\n</body></opml>\n"
 
   /// One outline with `count` attributes, on line 4.

@@ -36,7 +36,9 @@ import Testing
     let result = bench.run(["import", Self.edgeCases])
     #expect(result.errors.contains("edge-cases.json:24:9: 'urgent' is not a priority"))
     #expect(result.errors.contains("(UID bad-values) [invalid-value]"))
-    #expect(bench.snapshot().contains(#""invalid":{"completedAt":"yesterday","dueDate":"2026-13-45","priority":"urgent","tags":"not-an-array"}"#))
+    #expect(
+      bench.snapshot().contains(
+        #""invalid":{"completedAt":"yesterday","dueDate":"2026-13-45","priority":"urgent","tags":"not-an-array"}"#))
   }
 
   @Test func reimportAddsNothing() throws {
@@ -99,7 +101,10 @@ import Testing
     (#"{"format": "remconv", "version": 9, "lists": []}"#, "newer than this remconv"),
     (#"{"format": "remconv", "lists": [{"name": "x", "reminders": [1]}]}"#, "a reminder must be a JSON object"),
     (#"{"format": "remconv", "lists": []} trailing"#, "unexpected text after the document"),
-    ("{\"format\": \"remconv\", \"lists\": [{\"name\": \"x\", \"reminders\": [{\"title\": \"a\u{01}\"}]}]}", "control character"),
+    (
+      "{\"format\": \"remconv\", \"lists\": [{\"name\": \"x\", \"reminders\": [{\"title\": \"a\u{01}\"}]}]}",
+      "control character"
+    ),
   ])
   func structuralProblemsAreDataErrors(input: String, message: String) {
     let bench = TestBench()
@@ -201,7 +206,8 @@ import Testing
   @Test func aChangedItemIsUpdatedInPlace() throws {
     let bench = TestBench()
     bench.run(["import", Repository.path("Samples/json/reminders.json")])
-    let changed = Repository.read("Samples/json/reminders.json").replacingOccurrences(of: "Barista edition", with: "Any brand")
+    let changed = Repository.read("Samples/json/reminders.json").replacingOccurrences(
+      of: "Barista edition", with: "Any brand")
     let path = bench.directory.write("changed.json", changed)
     let report = try JSONParser.parse(bench.run(["import", path, "--report", "json"]).output)
     #expect(report["updated"] == .number(1))
@@ -213,9 +219,11 @@ import Testing
     let bench = TestBench()
     let first = bench.directory.write(
       "first.jsonl",
-      #"{"list":"A","id":"x","title":"Water plants","extra":{"ical":{"components":["BEGIN:VALARM"]},"invalid":{"priority":"urgent"}}}"# + "\n")
+      #"{"list":"A","id":"x","title":"Water plants","extra":{"ical":{"components":["BEGIN:VALARM"]},"invalid":{"priority":"urgent"}}}"#
+        + "\n")
     let second = bench.directory.write(
-      "second.jsonl", #"{"list":"A","id":"x","title":"Water the plants","extra":{"taskwarrior":{"urgency":4.2}}}"# + "\n")
+      "second.jsonl",
+      #"{"list":"A","id":"x","title":"Water the plants","extra":{"taskwarrior":{"urgency":4.2}}}"# + "\n")
     bench.run(["import", first])
     bench.run(["import", second])
     let output = bench.run(["export", "--format", "jsonl"]).output
@@ -241,7 +249,8 @@ import Testing
 
   @Test func aParentThatNeverComesIsReportedAndKept() {
     let bench = TestBench()
-    let input = bench.directory.write("orphan.jsonl", #"{"list":"A","id":"child","title":"Child","parentId":"ghost"}"# + "\n")
+    let input = bench.directory.write(
+      "orphan.jsonl", #"{"list":"A","id":"child","title":"Child","parentId":"ghost"}"# + "\n")
     let result = bench.run(["import", input])
     #expect(result.status == .ok)
     #expect(result.errors.contains("orphan.jsonl:1: warning") || result.errors.contains("[missing-parent]"))
@@ -263,7 +272,8 @@ import Testing
     #expect(CLI.run(["import", "-", "--format", "jsonl"], io: io, environment: bench.environment) == .ok)
     #expect(io.errorText.contains("\rimporting ") || io.errorText.contains("importing "))
     let quiet = ConsoleIO.capturing(input: lines, terminal: true)
-    #expect(CLI.run(["import", "-", "--format", "jsonl", "--quiet"], io: quiet, environment: TestBench().environment) == .ok)
+    #expect(
+      CLI.run(["import", "-", "--format", "jsonl", "--quiet"], io: quiet, environment: TestBench().environment) == .ok)
     #expect(quiet.errorText.isEmpty)
   }
 }

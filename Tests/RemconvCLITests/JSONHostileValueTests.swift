@@ -32,7 +32,9 @@ import Testing
   /// reminders to the default list.
   @Test func anEmptyListIDIsNoIdentifierAndAReimportChangesNothing() throws {
     let bench = TestBench()
-    let input = bench.directory.write("in.jsonl", """
+    let input = bench.directory.write(
+      "in.jsonl",
+      """
       {"list": "Home", "listId": "", "id": "a", "title": "A"}
       {"list": "Home", "id": "b", "title": "B"}
 
@@ -62,7 +64,8 @@ import Testing
       """#)
     let result = bench.run(["import", input, "--report", "json"])
     #expect(result.status == .ok, "\(result.errors)")
-    #expect(result.errors.components(separatedBy: "is not a #RRGGBB colour").count == 2, "warned once: \(result.errors)")
+    #expect(
+      result.errors.components(separatedBy: "is not a #RRGGBB colour").count == 2, "warned once: \(result.errors)")
     let lists = try #require(try JSONParser.parse(bench.snapshot())["lists"]?.arrayValue)
     #expect(lists.map { $0["symbol"]?.stringValue } == ["cart", "list.bullet"])
     #expect(lists.map { $0["name"]?.stringValue } == ["Sorted", "Named late"])
@@ -80,7 +83,9 @@ import Testing
       "late-id.json", #"{"format": "remconv", "lists": [{"name": "L", "reminders": [{"title": "x"}], "id": "L9"}]}"#)
     let result = bench.run(["import", input])
     #expect(result.status == .dataError)
-    #expect(result.errors.contains("late-id.json:1:33: a list's \"id\" must come before its \"reminders\""), "\(result.errors)")
+    #expect(
+      result.errors.contains("late-id.json:1:33: a list's \"id\" must come before its \"reminders\""),
+      "\(result.errors)")
     #expect(bench.snapshot().contains(#""lists": []"#))
   }
 
@@ -91,7 +96,9 @@ import Testing
       "nameless.json", #"{"format": "remconv", "lists": [{"reminders": ["# + waiting + #"{}], "name": "Late"}]}"#)
     let result = bench.run(["import", input])
     #expect(result.status == .dataError)
-    #expect(result.errors.contains("nameless.json:1:33: more than 100000 reminders before their list's \"name\""), "\(result.errors)")
+    #expect(
+      result.errors.contains("nameless.json:1:33: more than 100000 reminders before their list's \"name\""),
+      "\(result.errors)")
   }
 
   /// A value over the field limit, and a JSON Lines record over the line limit, are refused
@@ -100,15 +107,18 @@ import Testing
     let (bench, before) = Refusal.seededBench()
     let huge = String(repeating: "x", count: InputLimits.maximumFieldSize + 1)
     let document = bench.directory.write(
-      "huge.json", "{\"format\": \"remconv\", \"lists\": [\n{\"name\": \"L\", \"reminders\": [\n{\"title\": \"\(huge)\"}]}]}\n")
+      "huge.json",
+      "{\"format\": \"remconv\", \"lists\": [\n{\"name\": \"L\", \"reminders\": [\n{\"title\": \"\(huge)\"}]}]}\n")
     Refusal.check(
       bench.run(["import", document]), path: document, location: "3:",
-      message: "a string is longer than the limit of \(InputLimits.maximumFieldSize) bytes", bench: bench, before: before)
+      message: "a string is longer than the limit of \(InputLimits.maximumFieldSize) bytes", bench: bench,
+      before: before)
     let lines = bench.directory.write(
       "huge.jsonl", #"{"list": "L", "title": "fine"}"# + "\n" + #"{"list": "L", "title": ""# + huge + "\"}\n")
     Refusal.check(
       bench.run(["import", lines]), path: lines, location: "2:",
-      message: "a line is longer than the limit of \(InputLimits.maximumLineLength) bytes", bench: bench, before: before)
+      message: "a line is longer than the limit of \(InputLimits.maximumLineLength) bytes", bench: bench, before: before
+    )
   }
 
   @Test func theVersionIsAWholeNumberFromOne() {

@@ -18,24 +18,33 @@ enum Refusal {
   /// Checks a refusal; `location` is `LINE`, `LINE:COLUMN`, `LINE:` (any column) or nil (the
   /// file alone); `anyLine` asks for some line.
   static func check(
-    _ result: CLIResult, path: String, exit: RemconvCLI.ExitStatus = .dataError, location: String? = nil, anyLine: Bool = false,
+    _ result: CLIResult, path: String, exit: RemconvCLI.ExitStatus = .dataError, location: String? = nil,
+    anyLine: Bool = false,
     message: String? = nil, bench: TestBench, before: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
   ) {
-    #expect(result.status == exit, "exit \(result.status.rawValue), stderr: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
+    #expect(
+      result.status == exit, "exit \(result.status.rawValue), stderr: \(result.errors.prefix(600))",
+      sourceLocation: sourceLocation)
     #expect(result.status != .software && result.status != .ok, sourceLocation: sourceLocation)
     #expect(result.errors.contains("remconv: error: "), "\(result.errors.prefix(600))", sourceLocation: sourceLocation)
     if let location {
       let expected = path + ":" + location + (location.hasSuffix(":") ? "" : ":")
-      #expect(result.errors.contains(expected), "no '\(expected)' in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
+      #expect(
+        result.errors.contains(expected), "no '\(expected)' in: \(result.errors.prefix(600))",
+        sourceLocation: sourceLocation)
     } else if anyLine {
       // The file, or for a folder format one of the files in it, with a line.
       let pattern = NSRegularExpression.escapedPattern(for: path) + #"(/[^:\n]+)?:[0-9]+[:\s]"#
-      #expect(result.errors.range(of: pattern, options: .regularExpression) != nil, "no line in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
+      #expect(
+        result.errors.range(of: pattern, options: .regularExpression) != nil,
+        "no line in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
     } else {
       #expect(result.errors.contains(path), "\(result.errors.prefix(600))", sourceLocation: sourceLocation)
     }
     if let message {
-      #expect(result.errors.contains(message), "no '\(message)' in: \(result.errors.prefix(600))", sourceLocation: sourceLocation)
+      #expect(
+        result.errors.contains(message), "no '\(message)' in: \(result.errors.prefix(600))",
+        sourceLocation: sourceLocation)
     }
     #expect(result.output.isEmpty, sourceLocation: sourceLocation)
     #expect(bench.snapshot() == before, "the store changed", sourceLocation: sourceLocation)
@@ -66,7 +75,8 @@ enum Refusal {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
     return names.filter { name in
       var isDirectory: ObjCBool = false
-      return FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory) && isDirectory.boolValue
+      return FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory)
+        && isDirectory.boolValue
     }.sorted()
   }
 
@@ -78,7 +88,8 @@ enum Refusal {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard fields.count == 5, let exit = Int32(fields[2]) else { return nil }
       return MalformedFile(
-        folder: folder, file: fields[0], options: fields[1] == "-" ? [] : fields[1].split(separator: " ").map(String.init),
+        folder: folder, file: fields[0],
+        options: fields[1] == "-" ? [] : fields[1].split(separator: " ").map(String.init),
         exit: exit, location: fields[3] == "-" ? nil : fields[3], message: fields[4])
     }
   }
@@ -92,13 +103,16 @@ enum Refusal {
     let exit = try #require(documented, "exit \(file.exit) is not a documented status")
     let (bench, before) = Refusal.seededBench()
     let result = bench.run(["import", file.path, "--format", format.name] + file.options)
-    Refusal.check(result, path: file.path, exit: exit, location: file.location, message: file.message, bench: bench, before: before)
+    Refusal.check(
+      result, path: file.path, exit: exit, location: file.location, message: file.message, bench: bench, before: before)
 
     if file.options.contains("--strict") {
       // Without --strict the same problem is a warning at the same place, and the import lands.
-      let lenient = bench.run(["import", file.path, "--format", format.name] + file.options.filter { $0 != "--strict" })
+      let lenient = bench.run(
+        ["import", file.path, "--format", format.name] + file.options.filter { $0 != "--strict" })
       #expect(lenient.status == .ok, "\(lenient.errors)")
-      #expect(lenient.errors.contains("remconv: warning: " + file.path + ":" + (file.location ?? "")), "\(lenient.errors)")
+      #expect(
+        lenient.errors.contains("remconv: warning: " + file.path + ":" + (file.location ?? "")), "\(lenient.errors)")
     }
   }
 
@@ -107,8 +121,13 @@ enum Refusal {
       #expect(FormatFolders.format(forFolder: folder) != nil, "Fixtures/malformed/\(folder) names no readable format")
       let listed = Self.expectations(in: folder).map(\.file)
       #expect(Set(listed).count == listed.count, "\(folder)/expectations.tsv lists a file twice")
-      let files = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/" + folder).filter { $0 != "expectations.tsv" }
-      #expect(Set(files) == Set(listed), "\(folder): files without an expectation \(Set(files).subtracting(listed).sorted()), expectations without a file \(Set(listed).subtracting(files).sorted())")
+      let files = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/" + folder).filter {
+        $0 != "expectations.tsv"
+      }
+      #expect(
+        Set(files) == Set(listed),
+        "\(folder): files without an expectation \(Set(files).subtracting(listed).sorted()), expectations without a file \(Set(listed).subtracting(files).sorted())"
+      )
     }
   }
 }
@@ -124,11 +143,13 @@ enum Refusal {
   static let formats = FormatRegistry.readableNames
 
   static let exemptions: Set<String> = {
-    let text = (try? String(contentsOfFile: MalformedInputTests.root + "/generated-exemptions.tsv", encoding: .utf8)) ?? ""
-    return Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
-      let fields = line.split(separator: "\t")
-      return fields.count >= 2 ? fields[0] + "\t" + fields[1] : nil
-    })
+    let text =
+      (try? String(contentsOfFile: MalformedInputTests.root + "/generated-exemptions.tsv", encoding: .utf8)) ?? ""
+    return Set(
+      text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line in
+        let fields = line.split(separator: "\t")
+        return fields.count >= 2 ? fields[0] + "\t" + fields[1] : nil
+      })
   }()
 
   @Test(arguments: formats, HostileCase.allCases)
@@ -149,7 +170,10 @@ enum Refusal {
       // Imported: the store still exports, and holds everything it held before.
       let after = try JSONParser.parse(bench.snapshot())
       let ids = { (document: JSONValue) in
-        Set((document["lists"]?.arrayValue ?? []).flatMap { $0["reminders"]?.arrayValue ?? [] }.compactMap { $0["id"]?.stringValue })
+        Set(
+          (document["lists"]?.arrayValue ?? []).flatMap { $0["reminders"]?.arrayValue ?? [] }.compactMap {
+            $0["id"]?.stringValue
+          })
       }
       #expect(ids(after).isSuperset(of: ids(try JSONParser.parse(before))))
       return

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Issue 19, "nothing dropped silently": what a store or an input holds reaches the output or
 /// is reported, with the value kept.
@@ -31,11 +32,13 @@ import RemconvTestSupport
 
     let result = bench.run(["export", "--format", "jsonl", "-o", bench.directory.file("out.jsonl")])
     #expect(result.status == .ok)
-    #expect(result.errors.contains("warning: 1 reminder without a list (its row is gone) exported in the list \"Recovered\""))
+    #expect(
+      result.errors.contains("warning: 1 reminder without a list (its row is gone) exported in the list \"Recovered\""))
     #expect(result.errors.contains("exported \(total) reminders"))
     let exported = try lines(bench.directory.read("out.jsonl"))
     #expect(exported.count == total)
-    let orphan = try #require(exported.values.first { $0["title"] == .string("Verwaister Eintrag aus einer gelöschten Liste") })
+    let orphan = try #require(
+      exported.values.first { $0["title"] == .string("Verwaister Eintrag aus einer gelöschten Liste") })
     #expect(orphan["list"] == .string("Recovered"))
     #expect(orphan["notes"] == .string("Liste 99 gibt es nicht mehr"))
     #expect(try DefectStores.dump(bench) == before, "the export changes nothing in the store")
@@ -43,7 +46,8 @@ import RemconvTestSupport
 
   @Test func orphansKeepTheirOutlineAndOrphanSubtasksStay() throws {
     // Home (#1) is gone with its three nested reminders; REM-4's parent row is gone.
-    let bench = try DefectStores.bench(defect: "DELETE FROM lists WHERE id = 1; UPDATE reminders SET parent_id = 99 WHERE id = 4")
+    let bench = try DefectStores.bench(
+      defect: "DELETE FROM lists WHERE id = 1; UPDATE reminders SET parent_id = 99 WHERE id = 4")
     let result = bench.run("export --format json")
     #expect(result.status == .ok)
     #expect(result.errors.contains("3 reminders without a list"))
@@ -53,7 +57,9 @@ import RemconvTestSupport
     let recovered = try #require(lists.last?["reminders"]?.arrayValue)
     #expect(recovered.map { $0["id"] } == [.string("REM-1"), .string("REM-2"), .string("REM-3")])
     #expect(recovered.map { $0["parentId"] } == [.null, .string("REM-1"), .string("REM-2")])
-    #expect(lists.first?["reminders"]?.arrayValue?.map { $0["id"] } == [.string("REM-4")], "a subtask whose parent is gone stays")
+    #expect(
+      lists.first?["reminders"]?.arrayValue?.map { $0["id"] } == [.string("REM-4")],
+      "a subtask whose parent is gone stays")
 
     // An import of the export into a fresh store holds every reminder, and so does the repaired store.
     let other = TestBench()
@@ -89,7 +95,8 @@ import RemconvTestSupport
     #expect(check.status == .findings)
     #expect(
       check.output
-        == "warning[list-name-key] list LIST-WORK \"W\u{F6}rk\": its name is not NFC-normalised (stored decomposed, 5 scalars for 4) (fix: store the name as \"W\u{F6}rk\" with its key)\n")
+        == "warning[list-name-key] list LIST-WORK \"W\u{F6}rk\": its name is not NFC-normalised (stored decomposed, 5 scalars for 4) (fix: store the name as \"W\u{F6}rk\" with its key)\n"
+    )
     #expect(bench.run("validate --fix").status == .ok)
     let store = try Store(path: bench.storePath)
     defer { store.close() }
@@ -121,7 +128,8 @@ import RemconvTestSupport
     #expect(result.status == .ok)
     #expect(
       result.errors.contains(
-        "the list \"groceries\" has the name of the store's list \"Groceries\" (UID LIST-A) but for case, spaces or Unicode form: its reminders go there, that list keeps its own values, and this list's UID LIST-B, colour #FF0000, symbol basket are kept in its extra.mergedLists (UID LIST-B) [list-merged-by-name]"))
+        "the list \"groceries\" has the name of the store's list \"Groceries\" (UID LIST-A) but for case, spaces or Unicode form: its reminders go there, that list keeps its own values, and this list's UID LIST-B, colour #FF0000, symbol basket are kept in its extra.mergedLists (UID LIST-B) [list-merged-by-name]"
+      ))
 
     let exported = try #require(try JSONParser.parse(bench.snapshot())["lists"]?.arrayValue)
     #expect(exported.count == 1)
@@ -174,7 +182,8 @@ import RemconvTestSupport
     #expect(result.status == .ok)
     #expect(
       result.errors.contains(
-        "warning: \(path):1:43: the member \"title\" comes twice in one object (/title): the last value is used, the earlier value is kept in extra.duplicateKeys (UID R-1) [duplicate-key]"))
+        "warning: \(path):1:43: the member \"title\" comes twice in one object (/title): the last value is used, the earlier value is kept in extra.duplicateKeys (UID R-1) [duplicate-key]"
+      ))
     #expect(result.errors.contains("warning: \(path):1:75: the member \"a\" comes twice in one object (/extra/a)"))
     let line = try #require(try JSONParser.parse(bench.run("export --format jsonl").output).objectValue)
     #expect(line["title"] == .string("second"))
@@ -195,10 +204,15 @@ import RemconvTestSupport
       """)
     let result = bench.run(["import", path])
     #expect(result.status == .ok)
-    #expect(result.errors.contains("warning: \(path):1:81: the member \"color\" comes twice in one object (/color): the last value is used, the earlier value is kept in the list's extra.duplicateKeys (UID L)"))
+    #expect(
+      result.errors.contains(
+        "warning: \(path):1:81: the member \"color\" comes twice in one object (/color): the last value is used, the earlier value is kept in the list's extra.duplicateKeys (UID L)"
+      ))
     #expect(result.errors.contains("warning: \(path):2:41: the member \"priority\""))
     #expect(result.errors.contains("warning: \(path):2:58: the member \"priority\""))
-    #expect(result.errors.contains("warning: \(path):3:1: the member \"lists\" comes twice in the document: the lists of both are read"))
+    #expect(
+      result.errors.contains(
+        "warning: \(path):3:1: the member \"lists\" comes twice in the document: the lists of both are read"))
     let document = try JSONParser.parse(bench.snapshot())
     let lists = try #require(document["lists"]?.arrayValue)
     #expect(lists.map { $0["id"] } == [.string("L"), .string("L2")])
@@ -210,18 +224,37 @@ import RemconvTestSupport
   }
 
   @Test(arguments: [
-    ("taskwarrior", "tasks.json", #"[{"uuid":"a","description":"x","description":"y","status":"pending","entry":"20260101T000000Z"}]"#, "1:32", "/description"),
-    ("mstodo", "todo.json", #"{"value":[{"id":"a","title":"x","status":"notStarted","body":{"content":"a","content":"b"}}]}"#, "1:77", "/body/content"),
-    ("googletasks", "Tasks.json", #"{"kind":"tasks#taskLists","items":[{"kind":"tasks#taskList","id":"l","title":"L","items":[{"kind":"tasks#task","id":"t","title":"a","title":"b"}]}]}"#, "1:133", "/title"),
-    ("jcal", "cal.jcal", #"["vcalendar",[["uid",{},"text","C"]],[["vtodo",[["uid",{},"text","T"],["summary",{"language":"de","language":"en"},"text","Milch"]],[]]]]"#, "1:99", "/1/1/1/language"),
+    (
+      "taskwarrior", "tasks.json",
+      #"[{"uuid":"a","description":"x","description":"y","status":"pending","entry":"20260101T000000Z"}]"#, "1:32",
+      "/description"
+    ),
+    (
+      "mstodo", "todo.json",
+      #"{"value":[{"id":"a","title":"x","status":"notStarted","body":{"content":"a","content":"b"}}]}"#, "1:77",
+      "/body/content"
+    ),
+    (
+      "googletasks", "Tasks.json",
+      #"{"kind":"tasks#taskLists","items":[{"kind":"tasks#taskList","id":"l","title":"L","items":[{"kind":"tasks#task","id":"t","title":"a","title":"b"}]}]}"#,
+      "1:133", "/title"
+    ),
+    (
+      "jcal", "cal.jcal",
+      #"["vcalendar",[["uid",{},"text","C"]],[["vtodo",[["uid",{},"text","T"],["summary",{"language":"de","language":"en"},"text","Milch"]],[]]]]"#,
+      "1:99", "/1/1/1/language"
+    ),
   ])
-  func theOtherJSONReadersReportARepeatedKey(format: String, file: String, content: String, place: String, pointer: String) throws {
+  func theOtherJSONReadersReportARepeatedKey(
+    format: String, file: String, content: String, place: String, pointer: String
+  ) throws {
     let bench = TestBench()
     let path = bench.directory.write(file, content)
     let result = bench.run(["convert", path, "--from", format, "--to", "jsonl"])
     #expect(result.status == .ok, "\(result.errors)")
     #expect(result.errors.contains("warning: \(path):\(place): the member"), "\(result.errors)")
-    #expect(result.errors.contains("comes twice in one object (\(pointer)): the last value is used"), "\(result.errors)")
+    #expect(
+      result.errors.contains("comes twice in one object (\(pointer)): the last value is used"), "\(result.errors)")
     // The readers that take items whole keep the earlier value with the item; jCal reports it.
     let kept = try JSONParser.parse(result.output)["extra"]?["duplicateKeys"]?[pointer]
     #expect((kept != nil) == (format != "jcal"), "\(result.output)")

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCore
 
 /// Outputs go only where they may, with the store's mode, whole or not at all, and a lost
 /// write is never a success (docs/reliability.md, "Outputs").
@@ -62,7 +63,8 @@ import Testing
     #expect(chown(fifo, 65_534, 65_534) == 0)
     let result = bench.run(["export", "-o", fifo, "--force"])
     #expect(result.status == .cannotCreate)
-    #expect(result.errors.contains("\(fifo): a FIFO owned by another user; refusing to write into it"), "\(result.errors)")
+    #expect(
+      result.errors.contains("\(fifo): a FIFO owned by another user; refusing to write into it"), "\(result.errors)")
     #expect(kind(fifo) == .fifo)
   }
 
@@ -78,12 +80,16 @@ import Testing
       for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
     }
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     #expect(bound == 0)
     let result = bench.run(["export", "-o", path, "--force"])
     #expect(result.status == .cannotCreate)
-    #expect(result.errors.contains("\(path): is a socket, not a regular file: never replaced, even with --force"), "\(result.errors)")
+    #expect(
+      result.errors.contains("\(path): is a socket, not a regular file: never replaced, even with --force"),
+      "\(result.errors)")
     #expect(kind(path) == .socket)
   }
 
@@ -112,7 +118,8 @@ import Testing
     let hardLink = bench.directory.file("hard-link.json")
     #expect(Foundation.link(store, hardLink) == 0)
     let targets = [
-      store, folder + "/./store.sqlite", folder + "/../" + URL(fileURLWithPath: folder).lastPathComponent + "/store.sqlite",
+      store, folder + "/./store.sqlite",
+      folder + "/../" + URL(fileURLWithPath: folder).lastPathComponent + "/store.sqlite",
       store + "-wal", store + "-shm", store + "-journal", link, hardLink,
       store + ".backup-0005-to-0006-20261129T100000Z.sqlite", store + ".pre-validate-fix-20261129T100000Z.sqlite",
     ]
@@ -157,7 +164,8 @@ import Testing
   @Test func aVdirExportIntoANewFolderAppearsWholeAndMergesIntoAnExistingOne() throws {
     let bench = sampleBench()
     let root = bench.directory.file("calendars/remconv")
-    try FileManager.default.createDirectory(atPath: bench.directory.file("calendars"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: bench.directory.file("calendars"), withIntermediateDirectories: true)
     #expect(bench.run(["export", "--format", "vdir", "-o", root]).status == .ok)
     #expect(names(in: bench.directory.file("calendars")) == ["remconv"])
     // Into an existing folder: a list added since goes in beside what is there; what exists
@@ -187,7 +195,9 @@ import Testing
     let lookalike = bench.directory.write(".export.json.remconv-\(dead)-x5", "not ours")
     #expect(bench.run(["export", "-o", bench.directory.file("export.json")]).status == .ok)
     #expect(!FileManager.default.fileExists(atPath: leftover))
-    #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: stage).deletingLastPathComponent().deletingLastPathComponent().path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: URL(fileURLWithPath: stage).deletingLastPathComponent().deletingLastPathComponent().path))
     #expect(FileManager.default.fileExists(atPath: alive))
     #expect(FileManager.default.fileExists(atPath: lookalike))
   }
@@ -198,7 +208,8 @@ import Testing
     let bench = sampleBench()
     let store = try Store(path: bench.storePath)
     try store.database.execute(
-      "UPDATE reminders SET title = CAST(X'4F6174FF6D696C6B' AS BLOB) WHERE uid = 'B1A7E0C2-0001-4F00-8000-000000000001'")
+      "UPDATE reminders SET title = CAST(X'4F6174FF6D696C6B' AS BLOB) WHERE uid = 'B1A7E0C2-0001-4F00-8000-000000000001'"
+    )
     store.close()
     let result = bench.run(["export", "--format", "jsonl"])
     #expect(result.status == .ok)
@@ -210,7 +221,8 @@ import Testing
   // MARK: Stores read, never created
 
   @Test(arguments: [
-    ["export"], ["export", "-o", "OUT"], ["export", "--format", "vdir", "-o", "OUT"], ["lists"], ["show", "--scope", "all"],
+    ["export"], ["export", "-o", "OUT"], ["export", "--format", "vdir", "-o", "OUT"], ["lists"],
+    ["show", "--scope", "all"],
     ["search", "milk"], ["validate"], ["validate", "--fix"], ["migrate", "status"], ["migrate", "plan"],
   ])
   func aReadCommandOnAMissingStoreIsExit66AndCreatesNothing(_ arguments: [String]) {
@@ -237,7 +249,10 @@ import Testing
     let device = bench.directory.file("null-link")
     try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
     // Only commands that read on the real /dev/null, so that nothing could ever write it.
-    for (store, commands) in [(fifo, [["export"], ["import", Self.sample], ["lists"]]), ("/dev/null", [["export"], ["lists"]]), (device, [["export"], ["lists"]])] {
+    for (store, commands) in [
+      (fifo, [["export"], ["import", Self.sample], ["lists"]]), ("/dev/null", [["export"], ["lists"]]),
+      (device, [["export"], ["lists"]]),
+    ] {
       for arguments in commands {
         let result = bench.run(["--store", store] + arguments)
         #expect(result.status == .dataError, "\(store) \(arguments): \(result.errors)")
@@ -294,12 +309,16 @@ struct OutputProcessTests {
   static let sample = Repository.path("Samples/json/reminders.json")
 
   static func environment(_ directory: TemporaryDirectory) -> [String: String] {
-    ["HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin", "REMCONV_STORE": directory.file("store.sqlite")]
+    [
+      "HOME": directory.path, "PATH": "/usr/bin:/bin", "TZ": "Europe/Berlin",
+      "REMCONV_STORE": directory.file("store.sqlite"),
+    ]
   }
 
   static func seeded() throws -> TemporaryDirectory {
     let directory = TemporaryDirectory()
-    let result = try RemconvProcess.run(["import", sample, "--quiet"], environment: environment(directory), scratch: directory.path)
+    let result = try RemconvProcess.run(
+      ["import", sample, "--quiet"], environment: environment(directory), scratch: directory.path)
     #expect(result.status == 0, "\(result.errors)")
     return directory
   }
@@ -307,7 +326,8 @@ struct OutputProcessTests {
   @Test(arguments: [
     ["validate", "--json"], ["import", sample, "--report", "json"], ["lists"], ["lists", "--json"],
     ["show", "--scope", "all"], ["search", "milk"], ["migrate", "status", "--json"], ["migrate", "status"],
-    ["migrate", "plan", "--json"], ["add", "Buy bread", "--list", "Groceries"], ["man"], ["completions", "bash"], ["formats"], ["help"],
+    ["migrate", "plan", "--json"], ["add", "Buy bread", "--list", "Groceries"], ["man"], ["completions", "bash"],
+    ["formats"], ["help"],
     ["help", "export"], ["export", "--help"], ["--help"], ["--version"], ["export"],
     ["convert", sample, "--to", "jsonl"],
   ])
@@ -321,9 +341,11 @@ struct OutputProcessTests {
 
   @Test func devStdoutIsStandardOutputWithoutForce() throws {
     let directory = try Self.seeded()
-    let expected = try RemconvProcess.run(["export", "--format", "jsonl"], environment: Self.environment(directory), scratch: directory.path)
+    let expected = try RemconvProcess.run(
+      ["export", "--format", "jsonl"], environment: Self.environment(directory), scratch: directory.path)
     let result = try RemconvProcess.run(
-      ["export", "--format", "jsonl", "-o", "/dev/stdout"], environment: Self.environment(directory), scratch: directory.path)
+      ["export", "--format", "jsonl", "-o", "/dev/stdout"], environment: Self.environment(directory),
+      scratch: directory.path)
     #expect(result.status == 0, "\(result.errors)")
     #expect(result.output == expected.output)
     // --force only through a link of the test's own: a remconv that replaced what it was
@@ -349,7 +371,9 @@ struct OutputProcessTests {
 
   /// A conversion whose input is a FIFO nobody writes: it has created its temporary output and
   /// waits in `open` until it is signalled.
-  private func blockedConversion(in directory: TemporaryDirectory, preamble: String? = nil) throws -> (RemconvProcess, String) {
+  private func blockedConversion(in directory: TemporaryDirectory, preamble: String? = nil) throws -> (
+    RemconvProcess, String
+  ) {
     let fifo = directory.file("input.jsonl")
     #expect(mkfifo(fifo, 0o600) == 0)
     let output = directory.file("out/converted.json")
@@ -448,7 +472,8 @@ struct OutputProcessTests {
     _ = process.wait()
     #expect(temporaryFiles(in: directory.file("out")).count == 1)
     let next = try RemconvProcess.run(
-      ["convert", Self.sample, "--to", "json", "-o", output], environment: Self.environment(directory), scratch: directory.path)
+      ["convert", Self.sample, "--to", "json", "-o", output], environment: Self.environment(directory),
+      scratch: directory.path)
     #expect(next.status == 0, "\(next.errors)")
     #expect(temporaryFiles(in: directory.file("out")) == [])
   }
@@ -458,7 +483,8 @@ struct OutputProcessTests {
     // A reminder too large for the file-size limit, in the list exported last.
     let notes = String(repeating: "All work and no play. ", count: 3_000)
     let big = directory.write("big.jsonl", #"{"list":"Someday","id":"big-1","title":"Big","notes":"\#(notes)"}"# + "\n")
-    let imported = try RemconvProcess.run(["import", big, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
+    let imported = try RemconvProcess.run(
+      ["import", big, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
     #expect(imported.status == 0, "\(imported.errors)")
     let root = directory.file("exports/vdir")
     try FileManager.default.createDirectory(atPath: directory.file("exports"), withIntermediateDirectories: true)
@@ -479,14 +505,16 @@ struct OutputProcessTests {
     let directory = TemporaryDirectory()
     let store = directory.file("store.sqlite")
     let input = directory.write("many.jsonl", GeneratedReminders.jsonLines(count: 4_000, prefix: "many"))
-    let imported = try RemconvProcess.run(["import", input, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
+    let imported = try RemconvProcess.run(
+      ["import", input, "--quiet"], environment: Self.environment(directory), scratch: directory.path)
     #expect(imported.status == 0, "\(imported.errors)")
     do {
       let opened = try Store(path: store)
       defer { opened.close() }
       try DefectStores.breakStore(opened, with: "UPDATE reminders SET list_id = 999 WHERE uid = 'many-0'")
     }
-    let process = try RemconvProcess(["validate", "--fix"], environment: Self.environment(directory), scratch: directory.path)
+    let process = try RemconvProcess(
+      ["validate", "--fix"], environment: Self.environment(directory), scratch: directory.path)
     let deadline = Date().addingTimeInterval(30)
     var seen = false
     while Date() < deadline, process.process.isRunning {
@@ -500,15 +528,24 @@ struct OutputProcessTests {
     _ = process.wait()
     #expect(seen)
     for backup in backups(in: directory) {
-      let copy = try Store(path: directory.file(backup), options: { var options = Store.Options(); options.readOnly = true; return options }())
+      let copy = try Store(
+        path: directory.file(backup),
+        options: {
+          var options = Store.Options()
+          options.readOnly = true
+          return options
+        }())
       defer { copy.close() }
       #expect(try copy.database.scalar("PRAGMA integrity_check").textValue == "ok")
       #expect(try copy.reminderCount() == 4_000)
     }
     // What the killed run left under a temporary name goes with the next repair.
-    let next = try RemconvProcess.run(["validate", "--fix", "--quiet"], environment: Self.environment(directory), scratch: directory.path)
+    let next = try RemconvProcess.run(
+      ["validate", "--fix", "--quiet"], environment: Self.environment(directory), scratch: directory.path)
     #expect(next.status == 0, "\(next.errors)")
-    #expect(((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".remconv-") } == [])
+    #expect(
+      ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".remconv-") }
+        == [])
   }
 
   private func backups(in directory: TemporaryDirectory) -> [String] {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCLI
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCLI
 
 /// The progress line of long imports and exports (drawn only on a terminal, see
 /// `JSONFormatTests.progressIsDrawnOnlyOnATerminal`).
@@ -12,8 +13,10 @@ import RemconvTestSupport
   }
 
   @Test func leavesTheEstimateOutWithoutATotalOrTooEarly() {
-    #expect(ProgressLine.text(verb: "exporting", count: 300, elapsed: 0.5, fraction: nil) == "exporting 300 items (600/s)")
-    #expect(ProgressLine.text(verb: "exporting", count: 300, elapsed: 0.5, fraction: 0.01) == "exporting 300 items (600/s)")
+    #expect(
+      ProgressLine.text(verb: "exporting", count: 300, elapsed: 0.5, fraction: nil) == "exporting 300 items (600/s)")
+    #expect(
+      ProgressLine.text(verb: "exporting", count: 300, elapsed: 0.5, fraction: 0.01) == "exporting 300 items (600/s)")
   }
 
   @Test func writesDurationsInTheirLargestUnits() {

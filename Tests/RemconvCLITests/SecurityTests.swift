@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCore
 
 /// Hostile text is data wherever it goes, and outputs never overwrite or follow a link.
 @Suite struct SecurityTests {
@@ -114,7 +115,9 @@ import Testing
   static func schema(of path: String) throws -> [String] {
     let store = try Store(path: path)
     defer { store.close() }
-    return try store.database.rows("SELECT type || ' ' || name FROM sqlite_schema ORDER BY name").compactMap { $0.string(0) }
+    return try store.database.rows("SELECT type || ' ' || name FROM sqlite_schema ORDER BY name").compactMap {
+      $0.string(0)
+    }
   }
 
   // MARK: Outputs
@@ -187,7 +190,9 @@ import Testing
     #expect(bench.directory.read("victim.txt") == "do not touch")
     #expect(bench.directory.read("converted.jsonl").hasPrefix(#"{"list":"#))
     // Nothing half-written is left beside the targets.
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).filter { $0.contains(".remconv-") }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).filter {
+      $0.contains(".remconv-")
+    }
     #expect(leftovers == [])
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// `remconv validate`, `export --validate` and the checks an import runs, end to end in-process.
 @Suite struct ValidateCommandTests {
@@ -43,7 +43,14 @@ import RemconvTestSupport
     #expect(finding["rule"] == .string("duplicate-reminder-uid"))
     #expect(finding["id"] == .string("REM-1"))
     #expect(finding["rowId"] == .number("4"))
-    #expect(finding["related"] == .array([.object(["table": .string("reminders"), "rowId": .number("1"), "id": .string("REM-1"), "title": .string("Call plumber")])]))
+    #expect(
+      finding["related"]
+        == .array([
+          .object([
+            "table": .string("reminders"), "rowId": .number("1"), "id": .string("REM-1"),
+            "title": .string("Call plumber"),
+          ])
+        ]))
     #expect(finding["fix"]?["action"] == .string("assign-fresh-uid"))
     #expect(result.errors == "", "--json prints no summary")
   }
@@ -54,9 +61,14 @@ import RemconvTestSupport
     #expect(first.status == .ok)
     #expect(
       first.output
-        == "error[orphan-reminder] REM-4 \"Send report\": list #7 does not exist (fixed: moved to \"Recovered\"; created the list)\n")
-    #expect(first.errors.hasPrefix("remconv: repaired 1 of 1 finding, none remains; backup: \(bench.storePath).pre-validate-fix-"))
-    let backups = try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).filter { $0.contains("pre-validate-fix") }
+        == "error[orphan-reminder] REM-4 \"Send report\": list #7 does not exist (fixed: moved to \"Recovered\"; created the list)\n"
+    )
+    #expect(
+      first.errors.hasPrefix(
+        "remconv: repaired 1 of 1 finding, none remains; backup: \(bench.storePath).pre-validate-fix-"))
+    let backups = try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).filter {
+      $0.contains("pre-validate-fix")
+    }
     #expect(backups.count == 1)
 
     let second = bench.run("validate --fix")
@@ -68,7 +80,8 @@ import RemconvTestSupport
   }
 
   @Test func fixJSONReportsEachRepairAndWhatRemains() throws {
-    let bench = try DefectStores.bench(defect: "UPDATE reminders SET priority = 9 WHERE id = 1; UPDATE reminders SET title = ' ' WHERE id = 4")
+    let bench = try DefectStores.bench(
+      defect: "UPDATE reminders SET priority = 9 WHERE id = 1; UPDATE reminders SET title = ' ' WHERE id = 4")
     let result = bench.run("validate --fix --json")
     #expect(result.status == .findings, "the empty title remains")
     let document = try #require(try JSONParser.parse(result.output).objectValue)
@@ -94,10 +107,14 @@ import RemconvTestSupport
     #expect(result.status == .findings)
     #expect(
       result.output
-        == "warning[list-name-key] list LIST-WORK \"Work\": its stored name key 'stale' is not the key of its name ('work') (would fix: store the name as \"Work\" with its key)\n")
+        == "warning[list-name-key] list LIST-WORK \"Work\": its stored name key 'stale' is not the key of its name ('work') (would fix: store the name as \"Work\" with its key)\n"
+    )
     #expect(result.errors.contains("nothing was changed"))
     #expect(try DefectStores.dump(bench) == before)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).allSatisfy { !$0.contains("pre-validate-fix") })
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: bench.directory.path).allSatisfy {
+        !$0.contains("pre-validate-fix")
+      })
     #expect(bench.run("validate").status == .findings)
   }
 
@@ -182,7 +199,9 @@ import RemconvTestSupport
     // "Groceries" is stored under a stale name key, so the import's "groceries" gets past the
     // UNIQUE constraint: the two lists now collide.
     let bench = try DefectStores.bench(
-      defect: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-G', 'Groceries', 'stale', '2026-02-01T00:00:00Z')")
+      defect:
+        "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-G', 'Groceries', 'stale', '2026-02-01T00:00:00Z')"
+    )
     let file = bench.directory.write(
       "in.jsonl",
       #"{"list":"groceries","listId":"LIST-G2","id":"NEW-1","title":"Milk"}"# + "\n")
@@ -196,7 +215,9 @@ import RemconvTestSupport
     let result = bench.run(["import", file])
     #expect(result.status == .ok)
     #expect(result.errors.contains("[list-name-collision]"))
-    #expect(result.errors.contains("in the store after this import, list LIST-G2 \"groceries\": its name collides with list #3 \"Groceries\""))
+    #expect(
+      result.errors.contains(
+        "in the store after this import, list LIST-G2 \"groceries\": its name collides with list #3 \"Groceries\""))
     #expect(result.errors.contains("1 warning"))
   }
 

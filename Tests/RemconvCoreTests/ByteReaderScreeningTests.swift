@@ -1,6 +1,7 @@
 import Foundation
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// `ByteReader` refuses what is not UTF-8 text (a NUL byte, a UTF-16 byte order mark) where the

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct DiagnosticLogTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RemconvCore
 
 /// The JSON parser notices member names that come twice in one object and says what the last
@@ -11,7 +12,8 @@ import Testing
   }
 
   @Test func everyEarlierValueIsReportedWithItsPointerAndPlace() throws {
-    let (value, duplicates) = try parse(#"{"a":1,"b":{"x/y":true,"x/y":false},"a":2,"c":[{"k":"p"},{"k":"q","k":"r"}],"a":3}"#)
+    let (value, duplicates) = try parse(
+      #"{"a":1,"b":{"x/y":true,"x/y":false},"a":2,"c":[{"k":"p"},{"k":"q","k":"r"}],"a":3}"#)
     #expect(value["a"] == .number("3"), "the last value is used")
     #expect(value["b"]?["x/y"] == .bool(false))
     #expect(duplicates.map(\.pointer) == ["/b/x~1y", "/a", "/c/1/k", "/a"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct DueDateTests {
@@ -19,9 +20,15 @@ import Testing
   }
 
   @Test func refusesWhatWouldChangeTheKind() {
-    #expect(throws: DueDateError.zoneOnDate("2026-11-30")) { try DueDate(isoText: "2026-11-30", timeZone: "Europe/Berlin") }
-    #expect(throws: DueDateError.zoneOnUTC("2026-11-30T09:00:00Z")) { try DueDate(isoText: "2026-11-30T09:00:00Z", timeZone: "Europe/Berlin") }
-    #expect(throws: DueDateError.unknownZone("Mars/Olympus")) { try DueDate(isoText: "2026-11-30T09:00:00", timeZone: "Mars/Olympus") }
+    #expect(throws: DueDateError.zoneOnDate("2026-11-30")) {
+      try DueDate(isoText: "2026-11-30", timeZone: "Europe/Berlin")
+    }
+    #expect(throws: DueDateError.zoneOnUTC("2026-11-30T09:00:00Z")) {
+      try DueDate(isoText: "2026-11-30T09:00:00Z", timeZone: "Europe/Berlin")
+    }
+    #expect(throws: DueDateError.unknownZone("Mars/Olympus")) {
+      try DueDate(isoText: "2026-11-30T09:00:00", timeZone: "Mars/Olympus")
+    }
     #expect(throws: DueDateError.unparsable("2026-02-30")) { try DueDate(isoText: "2026-02-30", timeZone: nil) }
     #expect(throws: DueDateError.unparsable("20261399")) { try DueDate(isoText: "20261399", timeZone: nil) }
   }
@@ -107,7 +114,9 @@ import Testing
     #expect(first != StableID.derived(["reminder", "Groceries", "Milk "]))
     // Joining must be unambiguous: ("ab", "c") is not ("a", "bc").
     #expect(StableID.derived(["ab", "c"]) != StableID.derived(["a", "bc"]))
-    #expect(first.range(of: #"^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[0-9A-F]{4}-[0-9A-F]{12}$"#, options: .regularExpression) != nil)
+    #expect(
+      first.range(of: #"^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[0-9A-F]{4}-[0-9A-F]{12}$"#, options: .regularExpression)
+        != nil)
   }
 
   @Test func repeatedItemsGetDistinctIDs() {

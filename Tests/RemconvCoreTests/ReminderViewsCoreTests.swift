@@ -9,13 +9,17 @@ import Testing
   static let berlin = TimeZone(identifier: "Europe/Berlin") ?? .current
   static let today = Today(now: Date(timeIntervalSince1970: 1_795_946_400), timeZone: berlin)  // 2026-11-29T10:00:00Z
 
-  static func facts(done: Bool = false, flagged: Bool = false, due: String? = nil, zone: String? = nil) throws -> ReminderFacts {
+  static func facts(done: Bool = false, flagged: Bool = false, due: String? = nil, zone: String? = nil) throws
+    -> ReminderFacts
+  {
     ReminderFacts(isDone: done, flagged: flagged, dueDate: try due.map { try DueDate(isoText: $0, timeZone: zone) })
   }
 
   @Test func todayIsTheLocalDateOfNow() {
     #expect(Self.today.date.description == "2026-11-29")
-    let tokyo = Today(now: Date(timeIntervalSince1970: 1_795_946_400 + 14 * 3600), timeZone: TimeZone(identifier: "Asia/Tokyo") ?? .current)
+    let tokyo = Today(
+      now: Date(timeIntervalSince1970: 1_795_946_400 + 14 * 3600),
+      timeZone: TimeZone(identifier: "Asia/Tokyo") ?? .current)
     #expect(tokyo.date.description == "2026-11-30")
   }
 
@@ -41,10 +45,12 @@ import Testing
   @Test func theScopesOfOpenAndDoneReminders() throws {
     let open = try Self.facts(flagged: true, due: "2026-11-29")
     let done = try Self.facts(done: true, flagged: true, due: "2026-11-29")
-    #expect(ReminderScope.allCases.filter { $0.contains(open, today: Self.today) } == [.today, .scheduled, .flagged, .all])
+    #expect(
+      ReminderScope.allCases.filter { $0.contains(open, today: Self.today) } == [.today, .scheduled, .flagged, .all])
     #expect(ReminderScope.allCases.filter { $0.contains(done, today: Self.today) } == [.completed])
     // A done reminder still meets the conditions a smart list's Completed section shows.
-    #expect(ReminderScope.allCases.filter { $0.matchesIgnoringCompletion(done, today: Self.today) } == ReminderScope.allCases)
+    #expect(
+      ReminderScope.allCases.filter { $0.matchesIgnoringCompletion(done, today: Self.today) } == ReminderScope.allCases)
     let plain = try Self.facts()
     #expect(ReminderScope.allCases.filter { $0.contains(plain, today: Self.today) } == [.all])
   }
@@ -87,16 +93,18 @@ import Testing
   @Test func searchReportsWhereItMatched() throws {
     let search = try #require(ReminderSearch("  forecast "))
     #expect(search.query == "forecast")
-    let reminder = Reminder(id: "1", listID: "L", title: "Send numbers", notes: "Check totals\nInclude the revised Forecast tab")
+    let reminder = Reminder(
+      id: "1", listID: "L", title: "Send numbers", notes: "Check totals\nInclude the revised Forecast tab")
     #expect(search.matchedFields(reminder) == [.notes])
     #expect(search.matchingLine(in: reminder.notes) == "Include the revised Forecast tab")
     #expect(ReminderSearch(" \n ") == nil)
   }
 
-  @Test(arguments: [
-    ("red", "#FF3B30"), ("Blue", "#007AFF"), ("#abc", "#AABBCC"), ("#a1b2c3", "#A1B2C3"), ("#A1B2C3FF", "#A1B2C3"),
-    ("mauve", nil), ("#12345", nil), ("123456", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("red", "#FF3B30"), ("Blue", "#007AFF"), ("#abc", "#AABBCC"), ("#a1b2c3", "#A1B2C3"), ("#A1B2C3FF", "#A1B2C3"),
+      ("mauve", nil), ("#12345", nil), ("123456", nil),
+    ] as [(String, String?)])
   func listColoursAreHexOrAppleNames(text: String, color: String?) {
     #expect(ListColor.parse(text) == color)
   }
@@ -132,10 +140,13 @@ import Testing
     var new = ReminderEditor.NewReminder(title: "Water plants")
     new.dueDate = .date(try #require(LocalDate(year: 2026, month: 11, day: 29)))
     let parent = try editor.add(new, listName: "home", parentID: nil)
-    let child = try editor.add(ReminderEditor.NewReminder(title: "Ferns"), listName: nil, parentID: parent.reminder.reminder.id)
+    let child = try editor.add(
+      ReminderEditor.NewReminder(title: "Ferns"), listName: nil, parentID: parent.reminder.reminder.id)
     #expect(child.reminder.parentRowID == parent.reminder.rowID)
     #expect(child.reminder.reminder.createdAt?.description == "2026-11-29T10:00:00Z")
-    #expect(throws: RemconvError.self) { try editor.add(ReminderEditor.NewReminder(title: "  "), listName: "Home", parentID: nil) }
+    #expect(throws: RemconvError.self) {
+      try editor.add(ReminderEditor.NewReminder(title: "  "), listName: "Home", parentID: nil)
+    }
 
     let done = try editor.setDone(parent.reminder.reminder.id, true)
     #expect(done.changed)

@@ -1,6 +1,7 @@
 import Foundation
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// An import that skips the records the store holds unchanged (`KnownRecords`, `RecordDigest`)
@@ -67,14 +68,17 @@ import Testing
         readerOptions.listName = list
         let reader = try makeReader(
           ReaderContext(
-            source: source, diagnostics: diagnostics, options: readerOptions, preopened: bytes, knownRecords: knownRecords))
+            source: source, diagnostics: diagnostics, options: readerOptions, preopened: bytes,
+            knownRecords: knownRecords))
         var options = Importer.Options()
         options.targetList = list
         let report = try Importer.run(
           reader: reader, into: store, source: source, format: format, options: options, diagnostics: diagnostics,
           knownRecords: knownRecords)
         return Outcome(
-          counts: [report.added, report.updated, report.unchanged, report.rejected, report.listsAdded, report.listsUpdated],
+          counts: [
+            report.added, report.updated, report.unchanged, report.rejected, report.listsAdded, report.listsUpdated,
+          ],
           warnings: report.diagnostics.map { "\($0.code) \(fresh($0.uid) ?? "-") \($0.location?.line ?? 0)" },
           rows: try rows(of: store))
       }
@@ -82,7 +86,9 @@ import Testing
 
     /// A random UID (given to a duplicate, different in each store) as `fresh`.
     static func fresh(_ uid: String?) -> String? {
-      guard let uid, uid.range(of: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-", options: .regularExpression) != nil else { return uid }
+      guard let uid, uid.range(of: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-", options: .regularExpression) != nil else {
+        return uid
+      }
       return "fresh"
     }
 
@@ -229,7 +235,8 @@ import Testing
 
   @Test func aRecordThatComesTwiceIsSkippedOnceAndReportedAsADuplicate() throws {
     let pair = try Pair()
-    let twice = Self.jsonl + #"{"list":"Work","listId":"L2","id":"d","title":"File taxes","isDone":true,"priority":"medium"}"#
+    let twice =
+      Self.jsonl + #"{"list":"Work","listId":"L2","id":"d","title":"File taxes","isDone":true,"priority":"medium"}"#
     try pair.run(.importing(Self.jsonl, format: "jsonl"))
     let outcome = try pair.run(.importing(twice, format: "jsonl"))
     #expect(outcome.warnings.contains { $0.hasPrefix("duplicate-uid d") })
@@ -250,7 +257,10 @@ import Testing
     try pair.run(.importing(rows, format: "csv"))
     try pair.run(.importing(rows, format: "csv"))
     #expect(pair.lastSkipped == 0)
-    try pair.run(.importing(rows.replacingOccurrences(of: "Buy milk,,Home\nBuy bread", with: "Buy milk,oat,Home\nBuy bread"), format: "csv"))
+    try pair.run(
+      .importing(
+        rows.replacingOccurrences(of: "Buy milk,,Home\nBuy bread", with: "Buy milk,oat,Home\nBuy bread"), format: "csv")
+    )
   }
 
   @Test func aRecordWithAWarningIsMergedEveryTimeSoTheWarningIsRepeated() throws {
@@ -330,7 +340,8 @@ import Testing
     let reader = try makeReader(
       ReaderContext(source: source, diagnostics: diagnostics, preopened: bytes, knownRecords: known))
     _ = try Importer.run(
-      reader: reader, into: store, source: source, format: "jsonl", options: Importer.Options(), diagnostics: diagnostics,
+      reader: reader, into: store, source: source, format: "jsonl", options: Importer.Options(),
+      diagnostics: diagnostics,
       knownRecords: known)
     func digests() throws -> [String: Bool] {
       Dictionary(
@@ -353,7 +364,8 @@ import Testing
     #expect(seed.appending("") != seed.appending(marker: 0))
     #expect(RecordDigest(bytes: seed.bytes) == seed)
     // Pinned: stored digests are compared across runs and versions (see RecordDigest.version).
-    let pinned = RecordDigest(of: Array("The quick brown fox jumps over the lazy dog".utf8), seed: RecordDigest(high: 0, low: 0))
+    let pinned = RecordDigest(
+      of: Array("The quick brown fox jumps over the lazy dog".utf8), seed: RecordDigest(high: 0, low: 0))
     #expect(pinned.high == 0xe34b_bc7b_bc07_1b6c)
     #expect(pinned.low == 0x7a43_3ca9_c49a_9347)
   }

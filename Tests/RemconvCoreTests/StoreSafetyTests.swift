@@ -1,6 +1,7 @@
 import Foundation
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// Imports a JSON Lines text into `store` through the real reader, merge engine and importer.
@@ -76,7 +77,8 @@ func permissions(of path: String) throws -> Int {
     let title = "before\u{0}after"
     try store.write {
       let list = try store.insertList(ReminderList(id: "list", name: "Inbox"))
-      try store.insertReminder(Reminder(id: "r1", listID: "list", title: title, notes: ""), listRowID: list, parentRowID: nil)
+      try store.insertReminder(
+        Reminder(id: "r1", listID: "list", title: title, notes: ""), listRowID: list, parentRowID: nil)
     }
     let stored = try #require(try store.reminder(uid: "r1"))
     #expect(stored.reminder.title == title)
@@ -122,9 +124,10 @@ func permissions(of path: String) throws -> Int {
       ], into: store)
     #expect(report.added == 3)
     #expect(report.listsAdded == 1)
-    #expect(report.diagnostics.filter { $0.code == "blank-list-name" }.map(\.message) == [
-      "the list A has a blank name; it is named 'input'", "the list B has a blank name; it is named 'input'",
-    ])
+    #expect(
+      report.diagnostics.filter { $0.code == "blank-list-name" }.map(\.message) == [
+        "the list A has a blank name; it is named 'input'", "the list B has a blank name; it is named 'input'",
+      ])
     #expect(try store.lists().map(\.list.name) == ["input"])
     // A known list renamed blank keeps its name.
     try importLines([#"{"list":"Named","listId":"N","id":"n1","title":"four"}"#], into: store)
@@ -172,7 +175,8 @@ func permissions(of path: String) throws -> Int {
     } catch {
       // A grouped writer's conversion goes through a staging import, which wraps the error.
       let underlying = (error as? ImportFailure)?.underlying ?? error
-      #expect("\(underlying)" == "input.jsonl:3: more than 3 items: the limit of one import or conversion (split the input)")
+      #expect(
+        "\(underlying)" == "input.jsonl:3: more than 3 items: the limit of one import or conversion (split the input)")
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RemconvCore
 
 /// Stores with known defects, for the validator's tests: a store created by remconv, filled

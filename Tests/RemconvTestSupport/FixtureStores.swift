@@ -4,7 +4,9 @@ import RemconvCore
 /// The fixture stores of every earlier schema version (made by Scripts/make-fixture-stores.sh).
 public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
-  public static let earlierVersions = ["v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite"]
+  public static let earlierVersions = [
+    "v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite",
+  ]
 
   public static func path(_ name: String) -> String {
     Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)
@@ -12,7 +14,9 @@ public enum FixtureStores {
 
   /// Copies the fixture `name` into `directory` (as `target`) and returns the copy's path.
   @discardableResult
-  public static func copy(_ name: String, into directory: TemporaryDirectory, as target: String = "store.sqlite") throws -> String {
+  public static func copy(_ name: String, into directory: TemporaryDirectory, as target: String = "store.sqlite") throws
+    -> String
+  {
     let destination = directory.file(target)
     try? FileManager.default.removeItem(atPath: destination)
     try FileManager.default.copyItem(atPath: path(name), toPath: destination)
@@ -45,8 +49,12 @@ public enum FixtureStores {
   public static func dueKind(of due: SQLValue?) -> SQLValue {
     guard case .text(let text) = due else { return .null }
     if text.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil { return .text("date") }
-    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression) != nil { return .text("utc") }
-    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$"#, options: .regularExpression) != nil { return .text("floating") }
+    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression) != nil {
+      return .text("utc")
+    }
+    if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$"#, options: .regularExpression) != nil {
+      return .text("floating")
+    }
     return .null
   }
 

@@ -6,7 +6,9 @@ import RemconvCore
 /// the folder may carry only the part after it (`csv:todoist` → `csv-todoist`, `todoist`).
 public enum FormatFolders {
   public static func candidates(for format: String) -> [String] {
-    var names = [format, format.replacingOccurrences(of: ":", with: "-"), format.replacingOccurrences(of: ":", with: "_")]
+    var names = [
+      format, format.replacingOccurrences(of: ":", with: "-"), format.replacingOccurrences(of: ":", with: "_"),
+    ]
     if let colon = format.firstIndex(of: ":") { names.append(String(format[format.index(after: colon)...])) }
     var seen = Set<String>()
     return names.filter { seen.insert($0).inserted }
@@ -148,7 +150,9 @@ public struct HostileInputGenerator {
       if format.canWrite { return try written(try Self.standardModel(), named: name) }
       return try sampleDocument(copiedTo: name)
     case .duplicateUIDs:
-      guard format.canWrite else { throw NotApplicable(description: "\(format.name) cannot write: no document with duplicate UIDs") }
+      guard format.canWrite else {
+        throw NotApplicable(description: "\(format.name) cannot write: no document with duplicate UIDs")
+      }
       var model = try Self.standardModel()
       model.append(Reminder(id: "hostile-1", listID: Self.list.id, title: "Another reminder with the same UID"))
       let bytes = try written(model, named: name)
@@ -159,7 +163,9 @@ public struct HostileInputGenerator {
     case .deepChain:
       guard format.canWrite else { throw NotApplicable(description: "\(format.name) cannot write: no deep chain") }
       let chain = (0..<10_000).map { level in
-        Reminder(id: "deep-\(level)", listID: Self.list.id, parentID: level == 0 ? nil : "deep-\(level - 1)", title: "Level \(level)")
+        Reminder(
+          id: "deep-\(level)", listID: Self.list.id, parentID: level == 0 ? nil : "deep-\(level - 1)",
+          title: "Level \(level)")
       }
       return try written(chain, named: name)
     }

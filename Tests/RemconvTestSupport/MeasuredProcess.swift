@@ -82,15 +82,18 @@ public enum MeasuredProcess {
     defer { posix_spawnattr_destroy(&attributes) }
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     posix_spawnattr_setpgroup(&attributes, 0)
-    let argv = ([timeCommand, "-f", "%M %U %S", "-o", peakPath] + limitPrefix + [binary] + arguments).map { strdup($0) } + [nil]
+    let argv =
+      ([timeCommand, "-f", "%M %U %S", "-o", peakPath] + limitPrefix + [binary] + arguments).map { strdup($0) } + [nil]
     let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-      argv.forEach { free($0) }
-      environment.forEach { free($0) }
+      for pointer in argv { free(pointer) }
+      for pointer in environment { free(pointer) }
     }
     var pid = pid_t()
     let started = Date()
-    guard posix_spawn(&pid, timeCommand, &actions, &attributes, argv, environment) == 0 else { throw CocoaError(.executableLoad) }
+    guard posix_spawn(&pid, timeCommand, &actions, &attributes, argv, environment) == 0 else {
+      throw CocoaError(.executableLoad)
+    }
     var status: Int32 = 0
     var timedOut = false
     while true {

@@ -7,7 +7,8 @@ public final class TemporaryDirectory {
   public let path: String
 
   public init() {
-    path = FileManager.default.temporaryDirectory
+    path =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("remconv-test-\(UUID().uuidString)").path
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }

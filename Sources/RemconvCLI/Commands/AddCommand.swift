@@ -15,7 +15,9 @@ struct AddCommand: Command {
       .option("notes", short: "n", value: "text", help: "Notes."),
       .option("due", short: "d", value: "date", help: ReminderArguments.dueHelp),
       .option("tz", value: "zone", help: ReminderArguments.tzHelp),
-      .option("priority", short: "p", value: "priority", help: "The priority.", allowed: ReminderArguments.priorityValues, defaultValue: "none"),
+      .option(
+        "priority", short: "p", value: "priority", help: "The priority.", allowed: ReminderArguments.priorityValues,
+        defaultValue: "none"),
       .flag("flag", help: "Flag it."),
       .option("parent", value: "id", help: "Make it a subtask of this reminder (a UID or a prefix)."),
       ReminderArguments.jsonOption,
@@ -43,7 +45,9 @@ struct AddCommand: Command {
     new.flagged = arguments.flag("flag")
     listName = arguments.value("list")
     parentID = arguments.value("parent")
-    guard listName != nil || parentID != nil else { throw .invalid("Give the list with --list NAME (or the parent with --parent ID)") }
+    guard listName != nil || parentID != nil else {
+      throw .invalid("Give the list with --list NAME (or the parent with --parent ID)")
+    }
     self.new = new
     json = arguments.flag("json")
   }

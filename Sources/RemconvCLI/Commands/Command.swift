@@ -13,10 +13,13 @@ public protocol Command: Sendable {
 /// Options every command accepts, in any position.
 enum GlobalOptions {
   static let specs: [OptionSpec] = [
-    .option("store", value: "path", help: "The store file (else $REMCONV_STORE, else $XDG_DATA_HOME/remconv/reminders.sqlite)."),
+    .option(
+      "store", value: "path",
+      help: "The store file (else $REMCONV_STORE, else $XDG_DATA_HOME/remconv/reminders.sqlite)."),
     .flag("no-upgrade", help: "Refuse to upgrade an older store instead of upgrading it."),
     .flag("quiet", short: "q", help: "Print no summary or progress; errors still show."),
-    .option("color", value: "when", help: "Colour on a terminal.", allowed: ["auto", "always", "never"], defaultValue: "auto"),
+    .option(
+      "color", value: "when", help: "Colour on a terminal.", allowed: ["auto", "always", "never"], defaultValue: "auto"),
     .flag("help", short: "h", help: "Show help information."),
   ]
 }
@@ -131,7 +134,8 @@ public final class CommandContext {
       guard now.timeIntervalSince(lastDraw) >= 0.1 else { return }
       lastDraw = now
       let fraction = position?.fraction() ?? total.flatMap { $0 > 0 ? Double(count) / Double($0) : nil }
-      let line = ProgressLine.text(verb: verb, count: count, elapsed: now.timeIntervalSince(started), fraction: fraction)
+      let line = ProgressLine.text(
+        verb: verb, count: count, elapsed: now.timeIntervalSince(started), fraction: fraction)
       try? io.errors.write("\r\u{1B}[2K" + line)
       try? io.errors.flush()
     }

@@ -10,7 +10,8 @@ struct CompletionsCommand: Command {
       arguments, the names of the store's lists (from 'remconv lists --names').
       """,
     arguments: [
-      ArgumentSpec("shell", help: "bash, zsh or fish.", completion: .values(CompletionScripts.Shell.allCases.map(\.rawValue)))
+      ArgumentSpec(
+        "shell", help: "bash, zsh or fish.", completion: .values(CompletionScripts.Shell.allCases.map(\.rawValue)))
     ],
     examples: [
       "remconv completions bash > ~/.local/share/bash-completion/completions/remconv",
@@ -29,7 +30,8 @@ struct CompletionsCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
-    try context.io.output.write(CompletionScripts.script(for: shell, commands: CLI.configurations, globals: GlobalOptions.specs))
+    try context.io.output.write(
+      CompletionScripts.script(for: shell, commands: CLI.configurations, globals: GlobalOptions.specs))
     return .ok
   }
 }

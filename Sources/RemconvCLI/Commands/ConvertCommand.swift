@@ -7,8 +7,11 @@ struct ConvertCommand: Command {
     abstract: "Convert reminders from one format to another without touching the store.",
     arguments: [ArgumentSpec("input", help: "A file, a vdir folder, or - for standard input.")],
     options: [
-      .option("to", short: "t", value: "format", help: "The output format (from the -o extension when absent).", allowed: FormatRegistry.writableNames),
-      .option("from", short: "f", value: "format", help: FormatSelection.formatHelp, allowed: FormatRegistry.readableNames),
+      .option(
+        "to", short: "t", value: "format", help: "The output format (from the -o extension when absent).",
+        allowed: FormatRegistry.writableNames),
+      .option(
+        "from", short: "f", value: "format", help: FormatSelection.formatHelp, allowed: FormatRegistry.readableNames),
       .option("output", short: "o", value: "file", help: "Write here instead of standard output (- for stdout)."),
       .option("list", value: "name", help: "Put every reminder in this list."),
       .flag("force", help: "Replace an existing output file."),
@@ -16,7 +19,9 @@ struct ConvertCommand: Command {
       .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
       .option("delimiter", value: "char", help: "The CSV delimiter of the input."),
     ],
-    examples: ["remconv convert tasks.ics --to csv -o tasks.csv", "cat tasks.json | remconv convert - --from json --to ics"])
+    examples: [
+      "remconv convert tasks.ics --to csv -o tasks.csv", "cat tasks.json | remconv convert - --from json --to ics",
+    ])
 
   let input: String
   let arguments: ParsedArguments
@@ -35,8 +40,11 @@ struct ConvertCommand: Command {
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { context.report($0) }
     let options = try FormatSelection.readerOptions(arguments, context: context)
-    let format = try FormatSelection.writerFormat(arguments.value("to"), output: arguments.value("output"), fallback: nil)
-    guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--to", allowed: FormatRegistry.writableNames) }
+    let format = try FormatSelection.writerFormat(
+      arguments.value("to"), output: arguments.value("output"), fallback: nil)
+    guard let makeWriter = format.makeWriter else {
+      throw UsageError.invalidValue(format.name, option: "--to", allowed: FormatRegistry.writableNames)
+    }
     // The output first: an existing file is refused before a large input is read (an .ics
     // reader reads its input once when it opens).
     let destination = try OutputDestination(
@@ -49,7 +57,8 @@ struct ConvertCommand: Command {
     writerOptions.timeZone = context.timeZone
     writerOptions.excel = arguments.flag("excel")
     writerOptions.force = arguments.flag("force")
-    let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
+    let writer = try makeWriter(
+      WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     _ = try Converter.run(
       reader: reader, writer: writer, writerType: type(of: writer), source: source, diagnostics: diagnostics,
       targetList: arguments.value("list"))

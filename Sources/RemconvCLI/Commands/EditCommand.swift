@@ -17,10 +17,12 @@ struct EditCommand: Command {
       .option("due", short: "d", value: "date", help: ReminderArguments.dueHelp),
       .flag("no-due", help: "Remove the due date."),
       .option("tz", value: "zone", help: ReminderArguments.tzHelp),
-      .option("priority", short: "p", value: "priority", help: "A new priority.", allowed: ReminderArguments.priorityValues),
+      .option(
+        "priority", short: "p", value: "priority", help: "A new priority.", allowed: ReminderArguments.priorityValues),
       .flag("flag", help: "Flag it."),
       .flag("unflag", help: "Remove the flag."),
-      .option("list", short: "l", value: "name", help: "Move it, with its subtasks, to this list.", completion: .listNames),
+      .option(
+        "list", short: "l", value: "name", help: "Move it, with its subtasks, to this list.", completion: .listNames),
       ReminderArguments.jsonOption,
     ],
     examples: [
@@ -48,7 +50,8 @@ struct EditCommand: Command {
     changes.flagged = try ReminderArguments.flagged(arguments)
     changes.listName = arguments.value("list")
     guard !changes.isEmpty else {
-      throw .invalid("Nothing to change: give --title, --notes, --due, --no-due, --priority, --flag, --unflag or --list")
+      throw .invalid(
+        "Nothing to change: give --title, --notes, --due, --no-due, --priority, --flag, --unflag or --list")
     }
     self.changes = changes
     json = arguments.flag("json")
@@ -63,7 +66,8 @@ struct EditCommand: Command {
     var message = outcome.changed ? "edited " : "unchanged: "
     message += "\(JSONText.quoted(reminder.title)) (\(reminder.id))"
     if outcome.movedSubtasks > 0 {
-      message += " and moved \(outcome.movedSubtasks) subtask\(outcome.movedSubtasks == 1 ? "" : "s") with it to \(JSONText.quoted(outcome.list.name))"
+      message +=
+        " and moved \(outcome.movedSubtasks) subtask\(outcome.movedSubtasks == 1 ? "" : "s") with it to \(JSONText.quoted(outcome.list.name))"
     }
     context.tell(message)
     return .ok

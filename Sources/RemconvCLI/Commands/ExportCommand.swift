@@ -14,9 +14,13 @@ struct ExportCommand: Command {
       warning giving their count; the store is not changed.
       """,
     options: [
-      .option("format", short: "f", value: "format", help: "The format (from the -o extension when absent).", allowed: FormatRegistry.writableNames, defaultValue: "json"),
+      .option(
+        "format", short: "f", value: "format", help: "The format (from the -o extension when absent).",
+        allowed: FormatRegistry.writableNames, defaultValue: "json"),
       .option("list", value: "name", help: "Only this list; repeat for several.", repeatable: true),
-      .option("scope", short: "s", value: "scope", help: "Only the reminders of a smart list, by the rule of 'show --scope'.", allowed: ReminderScope.allCases.map(\.rawValue)),
+      .option(
+        "scope", short: "s", value: "scope", help: "Only the reminders of a smart list, by the rule of 'show --scope'.",
+        allowed: ReminderScope.allCases.map(\.rawValue)),
       .option("output", short: "o", value: "file", help: "Write here instead of standard output (- for stdout)."),
       .flag("force", help: "Replace an existing output file."),
       .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
@@ -36,8 +40,11 @@ struct ExportCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
-    let format = try FormatSelection.writerFormat(arguments.value("format"), output: arguments.value("output"), fallback: "json")
-    guard let makeWriter = format.makeWriter else { throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames) }
+    let format = try FormatSelection.writerFormat(
+      arguments.value("format"), output: arguments.value("output"), fallback: "json")
+    guard let makeWriter = format.makeWriter else {
+      throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames)
+    }
     let store = try context.openStore(create: false)
     defer { store.close() }
     if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
@@ -51,8 +58,11 @@ struct ExportCommand: Command {
     writerOptions.timeZone = context.timeZone
     writerOptions.excel = arguments.flag("excel")
     writerOptions.force = arguments.flag("force")
-    if let delimiter = arguments.value("delimiter") { writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter) }
-    let writer = try makeWriter(WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
+    if let delimiter = arguments.value("delimiter") {
+      writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter)
+    }
+    let writer = try makeWriter(
+      WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
     options.diagnostics = diagnostics
     options.lists = arguments.values("list")

@@ -39,7 +39,8 @@ enum FormatSelection {
     }
     if let output, output != "-", let detected = FormatRegistry.detect(forOutput: output) { return detected }
     if let fallback, let named = FormatRegistry.named(fallback) { return named }
-    throw UsageError.invalid("Cannot tell the output format; give --format (one of \(FormatRegistry.writableNames.joined(separator: ", ")))")
+    throw UsageError.invalid(
+      "Cannot tell the output format; give --format (one of \(FormatRegistry.writableNames.joined(separator: ", ")))")
   }
 
   /// Reader options from the shared command-line options.

@@ -12,7 +12,9 @@ struct FormatsCommand: Command {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let width = (FormatRegistry.all.map(\.name.count).max() ?? 8) + 2
     for format in FormatRegistry.all {
-      let modes = (format.canRead ? "read" : "") + (format.canRead && format.canWrite ? "/" : "") + (format.canWrite ? "write" : "")
+      let modes =
+        (format.canRead ? "read" : "") + (format.canRead && format.canWrite ? "/" : "")
+        + (format.canWrite ? "write" : "")
       let name = format.name + String(repeating: " ", count: width - format.name.count)
       let extensions = format.extensions.isEmpty ? "" : " (." + format.extensions.joined(separator: ", .") + ")"
       context.io.print("\(name)\(modes.padding(10))\(format.summary)\(extensions)")

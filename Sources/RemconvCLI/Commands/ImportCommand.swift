@@ -12,15 +12,21 @@ struct ImportCommand: Command {
       """,
     arguments: [ArgumentSpec("input", help: "A file, a vdir folder, or - for standard input.")],
     options: [
-      .option("format", short: "f", value: "format", help: FormatSelection.formatHelp, allowed: FormatRegistry.readableNames),
+      .option(
+        "format", short: "f", value: "format", help: FormatSelection.formatHelp, allowed: FormatRegistry.readableNames),
       .option("list", value: "name", help: "Put every reminder in this list (created if needed)."),
       .flag("dry-run", help: "Do everything but commit: report what would change."),
       .option("report", value: "kind", help: "Print the report on stdout.", allowed: ["text", "json"]),
       .flag("strict", help: "Treat warnings as errors (nothing is written)."),
       .option("delimiter", value: "char", help: "The CSV delimiter (detected when absent).", allowed: nil),
-      .option("on-duplicate", value: "policy", help: "When an older store has list names that collide.", allowed: DuplicateNamePolicy.allCases.map(\.rawValue), defaultValue: "rename"),
+      .option(
+        "on-duplicate", value: "policy", help: "When an older store has list names that collide.",
+        allowed: DuplicateNamePolicy.allCases.map(\.rawValue), defaultValue: "rename"),
     ],
-    examples: ["remconv import tasks.ics", "remconv import --format csv --list Work - < tasks.csv", "remconv import backup.json --dry-run --report json"])
+    examples: [
+      "remconv import tasks.ics", "remconv import --format csv --list Work - < tasks.csv",
+      "remconv import backup.json --dry-run --report json",
+    ])
 
   let input: String
   let arguments: ParsedArguments
@@ -52,7 +58,8 @@ struct ImportCommand: Command {
     do {
       report = try Importer.run(
         reader: reader, into: store, source: source, format: format.name, options: importOptions,
-        diagnostics: diagnostics, knownRecords: knownRecords, progress: context.progress("importing", reading: input == "-" ? nil : input))
+        diagnostics: diagnostics, knownRecords: knownRecords,
+        progress: context.progress("importing", reading: input == "-" ? nil : input))
       context.endProgress()
     } catch let failure as ImportFailure {
       context.endProgress()

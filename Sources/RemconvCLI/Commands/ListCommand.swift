@@ -51,7 +51,8 @@ struct ListCommand: Command {
     name = try ReminderArguments.single(arguments, "name", at: 1)
     switch subcommand {
     case "create":
-      action = .create(symbol: try ReminderArguments.symbol(arguments), color: try ReminderArguments.listColor(arguments) ?? nil)
+      action = .create(
+        symbol: try ReminderArguments.symbol(arguments), color: try ReminderArguments.listColor(arguments) ?? nil)
     case "edit":
       var changes = ReminderEditor.ListChanges()
       changes.name = arguments.value("name")
@@ -90,7 +91,8 @@ struct ListCommand: Command {
       }
       let (deleted, deletedCount) = try editor.deleteList(name)
       context.tell(
-        "deleted the list \(JSONText.quoted(deleted.list.name)) and its \(deletedCount) reminder\(deletedCount == 1 ? "" : "s")")
+        "deleted the list \(JSONText.quoted(deleted.list.name)) and its \(deletedCount) reminder\(deletedCount == 1 ? "" : "s")"
+      )
     }
     return .ok
   }

@@ -33,13 +33,15 @@ struct ListsCommand: Command {
       for stored in lists { context.io.print(TerminalText.printable(stored.list.name)) }
     } else if arguments.flag("json") {
       let listObjects = lists.map { stored in
-        ReminderRenderer.object(ReminderJSON.listMembers(stored.list) + [("openCount", String(counts.open(inListRow: stored.rowID)))])
+        ReminderRenderer.object(
+          ReminderJSON.listMembers(stored.list) + [("openCount", String(counts.open(inListRow: stored.rowID)))])
       }
       let countMembers = ReminderScope.counted.map { ($0.rawValue, String(counts.count($0))) }
-      context.io.print(ReminderRenderer.object([
-        ("version", "1"), ("today", JSONText.quoted(today.date.description)),
-        ("lists", "[" + listObjects.joined(separator: ",") + "]"), ("counts", ReminderRenderer.object(countMembers)),
-      ]))
+      context.io.print(
+        ReminderRenderer.object([
+          ("version", "1"), ("today", JSONText.quoted(today.date.description)),
+          ("lists", "[" + listObjects.joined(separator: ",") + "]"), ("counts", ReminderRenderer.object(countMembers)),
+        ]))
     } else {
       for line in Self.lines(lists: lists, counts: counts, style: context.style) { context.io.print(line) }
     }
@@ -56,7 +58,8 @@ struct ListsCommand: Command {
       for stored in lists {
         let list = stored.list
         table.add([
-          TextTable.Cell(list.name, styled: style.bold(style.color(TerminalText.printable(list.name), hex: list.color))),
+          TextTable.Cell(
+            list.name, styled: style.bold(style.color(TerminalText.printable(list.name), hex: list.color))),
           TextTable.Cell(list.symbol),
           TextTable.Cell(list.color ?? "-", styled: list.color.map { style.color($0, hex: $0) }),
           TextTable.Cell(String(counts.open(inListRow: stored.rowID))),
@@ -67,7 +70,9 @@ struct ListsCommand: Command {
     lines.append("")
     var smart = TextTable(alignments: [.left, .right])
     for scope in ReminderScope.counted {
-      smart.add([TextTable.Cell(scope.title, styled: style.bold(scope.title)), TextTable.Cell(String(counts.count(scope)))])
+      smart.add([
+        TextTable.Cell(scope.title, styled: style.bold(scope.title)), TextTable.Cell(String(counts.count(scope))),
+      ])
     }
     return lines + smart.lines()
   }

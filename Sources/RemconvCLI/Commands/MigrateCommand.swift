@@ -20,17 +20,25 @@ struct MigrateCommand: Command {
     options: [
       .option("to", value: "id", help: "Upgrade (or plan) only up to this step (an id or its number)."),
       .flag("json", help: "Print the result as JSON on stdout."),
-      .option("on-duplicate", value: "policy", help: "When list names collide before the unique-name step: rename the later lists, merge them into the oldest, or fail.", allowed: DuplicateNamePolicy.allCases.map(\.rawValue), defaultValue: "rename"),
+      .option(
+        "on-duplicate", value: "policy",
+        help:
+          "When list names collide before the unique-name step: rename the later lists, merge them into the oldest, or fail.",
+        allowed: DuplicateNamePolicy.allCases.map(\.rawValue), defaultValue: "rename"),
     ],
     subcommands: [
-      CommandConfiguration(name: "status", abstract: "List the applied and pending steps and the backups kept (the default)."),
+      CommandConfiguration(
+        name: "status", abstract: "List the applied and pending steps and the backups kept (the default)."),
       CommandConfiguration(name: "plan", abstract: "Show what an upgrade would do, without doing it."),
       CommandConfiguration(name: "up", abstract: "Apply the pending steps after a verified backup."),
       CommandConfiguration(
         name: "restore", abstract: "Put a verified backup back into the store.",
         arguments: [ArgumentSpec("backup", help: "The backup file to put back.")]),
     ],
-    examples: ["remconv migrate", "remconv migrate plan --json", "remconv migrate up --on-duplicate merge", "remconv migrate restore ~/.local/share/remconv/reminders.sqlite.backup-0003-to-0005-20261129T100000Z.sqlite"])
+    examples: [
+      "remconv migrate", "remconv migrate plan --json", "remconv migrate up --on-duplicate merge",
+      "remconv migrate restore ~/.local/share/remconv/reminders.sqlite.backup-0003-to-0005-20261129T100000Z.sqlite",
+    ])
 
   enum Action: String, CaseIterable {
     case status, plan, up, restore
@@ -136,7 +144,9 @@ enum MigrationText {
     case .empty: lines.append("state    empty: the first command creates the schema at \(Migration.head.id)")
     case .current: lines.append("state    up to date")
     case .behind:
-      lines.append("state    behind: \(status.pending.count) step\(plural(status.pending.count)) pending (the next command upgrades it; or remconv migrate up)")
+      lines.append(
+        "state    behind: \(status.pending.count) step\(plural(status.pending.count)) pending (the next command upgrades it; or remconv migrate up)"
+      )
     case .newer:
       lines.append("state    newer than this remconv: read-only here; \(status.newerDescription)")
     case .tampered: lines.append("state    tampered: an applied step does not match this remconv (see below)")
@@ -159,7 +169,9 @@ enum MigrationText {
     }
     let backups = MigrationBackup.list(for: status.path)
     if !backups.isEmpty {
-      lines += ["", "backups (oldest first; upgrades keep the newest \(MigrationBackup.defaultKept))"] + backups.map { "  \($0.path)" }
+      lines +=
+        ["", "backups (oldest first; upgrades keep the newest \(MigrationBackup.defaultKept))"]
+        + backups.map { "  \($0.path)" }
     }
     return lines
   }
@@ -172,7 +184,9 @@ enum MigrationText {
     guard let last = plan.steps.last else {
       return ["store \(status.path) is up to date (\(status.version ?? Migration.head.id)): nothing to do"]
     }
-    var lines = ["store \(status.path) at \(status.version ?? "nothing (new store)"): upgrade to \(last.id), \(plan.steps.count) step\(plural(plan.steps.count))"]
+    var lines = [
+      "store \(status.path) at \(status.version ?? "nothing (new store)"): upgrade to \(last.id), \(plan.steps.count) step\(plural(plan.steps.count))"
+    ]
     lines += plan.steps.map { "  \($0.id)" }
     if let backup = plan.backupPath {
       lines.append("backup: \(backup) (taken and verified under the lock before the first step)")
@@ -201,7 +215,9 @@ enum MigrationText {
     guard !report.isUpToDate else {
       return ["store \(report.store) is up to date (\(report.to ?? Migration.head.id))"]
     }
-    var lines = ["upgraded store \(report.store) from \(report.from ?? "nothing (new store)") to \(report.to ?? ""): applied \(report.applied.count) step\(plural(report.applied.count))"]
+    var lines = [
+      "upgraded store \(report.store) from \(report.from ?? "nothing (new store)") to \(report.to ?? ""): applied \(report.applied.count) step\(plural(report.applied.count))"
+    ]
     lines += report.applied.map { "  \($0)" }
     if let backup = report.backup { lines.append("backup: \(backup.path) (verified)") }
     lines += report.preflight.map(\.description)
@@ -217,15 +233,18 @@ enum MigrationText {
     var lines = ["restored \(report.store) from \(report.backup) (at \(report.version ?? "nothing"))"]
     if let store = report.movedAside.first {
       let companions = report.movedAside.dropFirst()
-      lines.append("the store was damaged (\(report.damage ?? "unreadable")): moved aside untouched as \(store)"
-        + (companions.isEmpty ? "" : " (with \(companions.joined(separator: ", ")))"))
+      lines.append(
+        "the store was damaged (\(report.damage ?? "unreadable")): moved aside untouched as \(store)"
+          + (companions.isEmpty ? "" : " (with \(companions.joined(separator: ", ")))"))
     }
     if let previous = report.previous {
-      lines.append("the store as it was is saved as \(previous.path)"
-        + (report.previousWasDamaged ? " (it was damaged: a page-for-page copy, not verified)" : " (verified)"))
+      lines.append(
+        "the store as it was is saved as \(previous.path)"
+          + (report.previousWasDamaged ? " (it was damaged: a page-for-page copy, not verified)" : " (verified)"))
     }
     if report.needsUpgrade {
-      lines.append("the restored store is older than this remconv: the next command upgrades it (remconv migrate plan shows how)")
+      lines.append(
+        "the restored store is older than this remconv: the next command upgrades it (remconv migrate plan shows how)")
     }
     return lines
   }

@@ -11,7 +11,8 @@ enum ReminderArguments {
 
   static let jsonOption = OptionSpec.flag("json", help: "Print JSON (the keys of --format json) instead of text.")
   static let sortOption = OptionSpec.option(
-    "sort", value: "order", help: "How to order reminders among their siblings.", allowed: ViewOptions.Sort.allCases.map(\.rawValue),
+    "sort", value: "order", help: "How to order reminders among their siblings.",
+    allowed: ViewOptions.Sort.allCases.map(\.rawValue),
     defaultValue: "manual")
   static let hideCompletedOption = OptionSpec.flag("hide-completed", help: "Leave out the Completed section.")
 

@@ -16,7 +16,9 @@ struct ShowCommand: Command {
         "scope", short: "s", value: "scope", help: "A smart list instead of a list.",
         allowed: ReminderScope.allCases.map(\.rawValue)),
       ReminderArguments.sortOption,
-      .option("group", value: "grouping", help: "Group by the day reminders are due, with a heading per day.", allowed: ["day"]),
+      .option(
+        "group", value: "grouping", help: "Group by the day reminders are due, with a heading per day.",
+        allowed: ["day"]),
       ReminderArguments.hideCompletedOption,
       ReminderArguments.jsonOption,
     ],
@@ -35,7 +37,9 @@ struct ShowCommand: Command {
       if let extra = arguments.positional(0) { throw .conflictingOptions("<list> \(extra)", "--scope") }
       listName = nil
     } else {
-      guard arguments.positional(0) != nil else { throw .invalid("Give a list's name or --scope (today, scheduled, flagged, all, completed)") }
+      guard arguments.positional(0) != nil else {
+        throw .invalid("Give a list's name or --scope (today, scheduled, flagged, all, completed)")
+      }
       listName = try ReminderArguments.single(arguments, "list")
     }
     self.arguments = arguments

@@ -102,7 +102,8 @@ enum ExportValidation {
     }
     guard result.errorCount == 0 else {
       context.io.printError(
-        "remconv: error: the store has \(result.errorCount) validation error(s); nothing was exported (remconv validate --fix repairs them)")
+        "remconv: error: the store has \(result.errorCount) validation error(s); nothing was exported (remconv validate --fix repairs them)"
+      )
       return false
     }
     return true

@@ -43,7 +43,9 @@ enum CompletionScripts {
         entries.append(Entry(path: [command.name], configuration: command, options: command.options))
         for subcommand in command.subcommands {
           entries.append(
-            Entry(path: [command.name, subcommand.name], configuration: subcommand, options: subcommand.options + command.options))
+            Entry(
+              path: [command.name, subcommand.name], configuration: subcommand,
+              options: subcommand.options + command.options))
         }
       }
       self.entries = entries
@@ -101,15 +103,26 @@ enum CompletionScripts {
       "  case $1 in",
     ]
     for command in tree.commands where !command.subcommands.isEmpty {
-      lines.append("    \(bashQuoted(command.name))) echo \(bashQuoted(command.subcommandNames.joined(separator: " "))) ;;")
+      lines.append(
+        "    \(bashQuoted(command.name))) echo \(bashQuoted(command.subcommandNames.joined(separator: " "))) ;;")
     }
-    lines += ["  esac", "}", "", "# The options of a command path (`list create`), global ones included.", "_remconv_options() {", "  case $1 in"]
+    lines += [
+      "  esac", "}", "", "# The options of a command path (`list create`), global ones included.",
+      "_remconv_options() {", "  case $1 in",
+    ]
     for entry in tree.entries {
       let options = entry.options + tree.visibleGlobals(for: entry)
-      lines.append("    \(bashQuoted(entry.name))) echo \(bashQuoted(options.flatMap(CommandTree.spellings).joined(separator: " "))) ;;")
+      lines.append(
+        "    \(bashQuoted(entry.name))) echo \(bashQuoted(options.flatMap(CommandTree.spellings).joined(separator: " "))) ;;"
+      )
     }
-    lines.append("    *) echo \(bashQuoted((tree.globals.flatMap(CommandTree.spellings) + ["--version"]).joined(separator: " "))) ;;")
-    lines += ["  esac", "}", "", "# Completes the value of option $2 of command path $1.", "_remconv_complete_value() {", "  case \"$1|$2\" in"]
+    lines.append(
+      "    *) echo \(bashQuoted((tree.globals.flatMap(CommandTree.spellings) + ["--version"]).joined(separator: " "))) ;;"
+    )
+    lines += [
+      "  esac", "}", "", "# Completes the value of option $2 of command path $1.", "_remconv_complete_value() {",
+      "  case \"$1|$2\" in",
+    ]
     for entry in tree.entries {
       for option in entry.options where !option.isFlag {
         let patterns = CommandTree.spellings(option).map { bashQuoted(entry.name + "|" + $0) }
@@ -120,7 +133,10 @@ enum CompletionScripts {
       let patterns = CommandTree.spellings(option).map { "*" + bashQuoted("|" + $0) }
       lines.append("    \(patterns.joined(separator: "|"))) \(bashAction(option.valueCompletion)) ;;")
     }
-    lines += ["  esac", "}", "", "# Completes positional argument $2 (from 0) of command path $1.", "_remconv_complete_argument() {", "  case \"$1|$2\" in"]
+    lines += [
+      "  esac", "}", "", "# Completes positional argument $2 (from 0) of command path $1.",
+      "_remconv_complete_argument() {", "  case \"$1|$2\" in",
+    ]
     for entry in tree.entries {
       for (index, argument) in entry.configuration.arguments.enumerated() {
         let position = argument.isRepeating ? "*" : bashQuoted(String(index))
@@ -220,7 +236,9 @@ enum CompletionScripts {
     for command in tree.commands {
       lines.append("    \(bashQuoted(zshDescribeEscaped(command.name) + ":" + zshDescribeEscaped(command.abstract)))")
     }
-    lines += ["    'help:Show help for a command.'", "  )", "  _describe -t commands 'remconv command' commands", "}", ""]
+    lines += [
+      "    'help:Show help for a command.'", "  )", "  _describe -t commands 'remconv command' commands", "}", "",
+    ]
     let globalSpecs = tree.globals.flatMap(zshOptionSpecs)
     for entry in tree.entries {
       let function = "_remconv_" + entry.path.joined(separator: "_").replacing("-", with: "_")
@@ -229,12 +247,15 @@ enum CompletionScripts {
         lines.append("  local -a subcommands")
         lines.append("  subcommands=(")
         for subcommand in entry.configuration.subcommands {
-          lines.append("    \(bashQuoted(zshDescribeEscaped(subcommand.name) + ":" + zshDescribeEscaped(subcommand.abstract)))")
+          lines.append(
+            "    \(bashQuoted(zshDescribeEscaped(subcommand.name) + ":" + zshDescribeEscaped(subcommand.abstract)))")
         }
         lines.append("  )")
         lines.append("  local curcontext=$curcontext state line")
         lines.append("  _arguments -C \\")
-        for spec in (entry.options + tree.visibleGlobals(for: entry)).flatMap(zshOptionSpecs) { lines.append("    \(spec) \\") }
+        for spec in (entry.options + tree.visibleGlobals(for: entry)).flatMap(zshOptionSpecs) {
+          lines.append("    \(spec) \\")
+        }
         lines.append("    '1: :->subcommand' '*:: :->arguments'")
         lines.append("  case $state in")
         lines.append("    subcommand) _describe -t subcommands 'subcommand' subcommands ;;")
@@ -251,10 +272,14 @@ enum CompletionScripts {
         for (index, argument) in entry.configuration.arguments.enumerated() {
           let position = argument.isRepeating ? "*" : String(index + 1)
           let optional = argument.isOptional && !argument.isRepeating ? ":" : ""
-          specs.append(bashQuoted("\(position):\(optional)\(zshDescribeEscaped(argument.name)):\(zshAction(argument.valueCompletion))"))
+          specs.append(
+            bashQuoted(
+              "\(position):\(optional)\(zshDescribeEscaped(argument.name)):\(zshAction(argument.valueCompletion))"))
         }
         lines.append("  _arguments \\")
-        for (index, spec) in specs.enumerated() { lines.append("    \(spec)" + (index == specs.count - 1 ? "" : " \\")) }
+        for (index, spec) in specs.enumerated() {
+          lines.append("    \(spec)" + (index == specs.count - 1 ? "" : " \\"))
+        }
       }
       lines += ["}", ""]
     }
@@ -288,7 +313,8 @@ enum CompletionScripts {
       guard let valueName = option.valueName else { return bashQuoted(repeatable + spelling + help) }
       // `--name=` takes `--name value` and `--name=value`; a short option takes the next word.
       let form = spelling.hasPrefix("--") ? spelling + "=" : spelling
-      return bashQuoted(repeatable + form + help + ":" + zshDescribeEscaped(valueName) + ":" + zshAction(option.valueCompletion))
+      return bashQuoted(
+        repeatable + form + help + ":" + zshDescribeEscaped(valueName) + ":" + zshAction(option.valueCompletion))
     }
   }
 
@@ -375,11 +401,14 @@ enum CompletionScripts {
     }
     lines.append("complete -c remconv -n '__remconv_path_is' -l version -d 'Show the version.'")
     for command in tree.commands {
-      lines.append("complete -c remconv -n '__remconv_path_is' -a \(fishQuoted(command.name)) -d \(fishQuoted(command.abstract))")
+      lines.append(
+        "complete -c remconv -n '__remconv_path_is' -a \(fishQuoted(command.name)) -d \(fishQuoted(command.abstract))")
     }
     lines.append("complete -c remconv -n '__remconv_path_is' -a help -d 'Show help for a command.'")
     for command in tree.commands {
-      lines.append("complete -c remconv -n '__remconv_path_is help' -a \(fishQuoted(command.name)) -d \(fishQuoted(command.abstract))")
+      lines.append(
+        "complete -c remconv -n '__remconv_path_is help' -a \(fishQuoted(command.name)) -d \(fishQuoted(command.abstract))"
+      )
     }
     for entry in tree.entries {
       let words = entry.path.map(fishQuoted).joined(separator: " ")
@@ -387,7 +416,8 @@ enum CompletionScripts {
       for subcommand in entry.configuration.subcommands {
         for condition in ["__remconv_path_is \(words)", "__remconv_path_is help \(words)"] {
           lines.append(
-            "complete -c remconv -n \(fishQuoted(condition)) -a \(fishQuoted(subcommand.name)) -d \(fishQuoted(subcommand.abstract))")
+            "complete -c remconv -n \(fishQuoted(condition)) -a \(fishQuoted(subcommand.name)) -d \(fishQuoted(subcommand.abstract))"
+          )
         }
       }
       for option in entry.configuration.options {
@@ -396,7 +426,8 @@ enum CompletionScripts {
       guard entry.configuration.subcommands.isEmpty else { continue }
       for (index, argument) in entry.configuration.arguments.enumerated() {
         guard let action = fishArgumentAction(argument.valueCompletion) else { continue }
-        let condition = argument.isRepeating ? "__remconv_path_starts \(words)" : "__remconv_at_argument \(index) \(words)"
+        let condition =
+          argument.isRepeating ? "__remconv_path_starts \(words)" : "__remconv_at_argument \(index) \(words)"
         lines.append("complete -c remconv -n \(fishQuoted(condition)) \(action)")
       }
     }

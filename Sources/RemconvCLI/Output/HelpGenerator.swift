@@ -81,7 +81,8 @@ enum HelpGenerator {
     var lines: [String] = []
     let paddedLabel = "  " + label
     if paddedLabel.count < labelWidth + 2 {
-      lines.append(paddedLabel + String(repeating: " ", count: labelWidth + 2 - paddedLabel.count) + (wrapped.first ?? ""))
+      lines.append(
+        paddedLabel + String(repeating: " ", count: labelWidth + 2 - paddedLabel.count) + (wrapped.first ?? ""))
     } else {
       lines.append(paddedLabel)
       if let first = wrapped.first { lines.append(indent + first) }

@@ -101,7 +101,9 @@ struct ReminderRenderer {
       TextTable.Cell(due, styled: isOverdue ? style.red(due) : nil),
       TextTable.Cell(marks, styled: style.color(marks, hex: row.list.color)),
       TextTable.Cell(reminder.flagged ? "⚑" : "", styled: reminder.flagged ? style.orange("⚑") : nil),
-      listColumn ? TextTable.Cell(row.list.name, styled: style.color(TerminalText.printable(row.list.name), hex: row.list.color)) : .empty,
+      listColumn
+        ? TextTable.Cell(row.list.name, styled: style.color(TerminalText.printable(row.list.name), hex: row.list.color))
+        : .empty,
     ]
   }
 
@@ -159,7 +161,9 @@ struct ReminderRenderer {
     var header: [(String, String)] = [("version", "1")]
     switch view.subject {
     case .list(let list):
-      header += [("view", JSONText.quoted("list")), ("list", JSONText.quoted(list.name)), ("listId", JSONText.quoted(list.id))]
+      header += [
+        ("view", JSONText.quoted("list")), ("list", JSONText.quoted(list.name)), ("listId", JSONText.quoted(list.id)),
+      ]
     case .scope(let scope):
       header += [("view", JSONText.quoted("scope")), ("scope", JSONText.quoted(scope.rawValue))]
     case .search(let search):
@@ -174,7 +178,9 @@ struct ReminderRenderer {
     for section in view.sections {
       for row in section.rows {
         var more = [("depth", String(row.depth))]
-        if case .day(let day) = section.heading { more.append(("day", day.map { JSONText.quoted($0.description) } ?? "null")) }
+        if case .day(let day) = section.heading {
+          more.append(("day", day.map { JSONText.quoted($0.description) } ?? "null"))
+        }
         try output.write((first ? "" : ",") + json(row, in: view, more: more))
         first = false
       }

@@ -43,7 +43,8 @@ public struct ReminderEditor {
         list = try resolveList(name)
         guard list.rowID == parent.listRowID else {
           throw RemconvError.invalidInput(
-            "the parent \(parent.reminder.id) is in another list than '\(list.list.name)': a subtask lives in its parent's list")
+            "the parent \(parent.reminder.id) is in another list than '\(list.list.name)': a subtask lives in its parent's list"
+          )
         }
       case (let name?, nil):
         list = try resolveList(name)
@@ -140,7 +141,8 @@ public struct ReminderEditor {
           field.1.map { (field.0, $0) }
         } + [("title", reminder.title), ("notes", reminder.notes)])
       try store.updateReminder(rowID: stored.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
-      let updated = StoredReminder(rowID: stored.rowID, listRowID: listRowID, parentRowID: parentRowID, reminder: reminder)
+      let updated = StoredReminder(
+        rowID: stored.rowID, listRowID: listRowID, parentRowID: parentRowID, reminder: reminder)
       return Outcome(reminder: updated, list: destination, changed: true, movedSubtasks: moved)
     }
   }
@@ -197,7 +199,8 @@ public struct ReminderEditor {
       // Another list's members make its line longer: a subtask that would outgrow the item
       // limit refuses the move (and the transaction undoes the rest).
       try Self.requireItemSize(
-        reminder, in: list.list, naming: [("list", list.list.name), ("title", reminder.title), ("notes", reminder.notes)],
+        reminder, in: list.list,
+        naming: [("list", list.list.name), ("title", reminder.title), ("notes", reminder.notes)],
         subject: "the subtask \(reminder.id)")
       try store.updateReminder(rowID: row, reminder, listRowID: list.rowID, parentRowID: subtask.parentRowID)
       moved += 1
@@ -279,7 +282,9 @@ public struct ReminderEditor {
     if exact.count == 1, let only = exact.first { return only }
     let limit = 10
     let candidates = exact.isEmpty ? try store.reminders(uidPrefix: id, limit: limit + 1) : exact
-    guard !candidates.isEmpty else { throw RemconvError.notFound("no reminder has the ID '\(id)' or one starting with it") }
+    guard !candidates.isEmpty else {
+      throw RemconvError.notFound("no reminder has the ID '\(id)' or one starting with it")
+    }
     if candidates.count == 1, let only = candidates.first { return only }
     var named: [AmbiguousReminderID.Candidate] = []
     for candidate in candidates.prefix(limit) {
@@ -318,7 +323,9 @@ public struct ReminderEditor {
     _ reminder: Reminder, in list: ReminderList, naming fields: [(String, String)], subject: String = "the reminder"
   ) throws {
     let prefix = JSONLinesFormat.linePrefix(of: list).count
-    guard JSONLinesFormat.lineLengthBound(of: reminder, prefixLength: prefix) > InputLimits.maximumItemSize else { return }
+    guard JSONLinesFormat.lineLengthBound(of: reminder, prefixLength: prefix) > InputLimits.maximumItemSize else {
+      return
+    }
     var scratch: [UInt8] = []
     let length = JSONLinesFormat.lineLength(of: reminder, prefixLength: prefix, scratch: &scratch)
     guard length > InputLimits.maximumItemSize else { return }
@@ -359,7 +366,8 @@ public struct AmbiguousReminderID: Error, Sendable, CustomStringConvertible {
     for candidate in candidates {
       // Quoted: a title is user data, and its control characters must not reach a terminal.
       lines.append(
-        "  \(candidate.reminder.id)  \(JSONText.quoted(candidate.reminder.title))  in \(JSONText.quoted(candidate.listName))")
+        "  \(candidate.reminder.id)  \(JSONText.quoted(candidate.reminder.title))  in \(JSONText.quoted(candidate.listName))"
+      )
     }
     if hasMore { lines.append("  and more") }
     return lines.joined(separator: "\n")

@@ -89,11 +89,12 @@ public struct ReaderContext {
   /// The digest of the context every record of this source shares, before the format adds its
   /// own: the reader options that change what a record means.
   public func recordDigestContext(format: String, _ parts: [String] = []) -> RecordDigest {
-    RecordDigest(context: [
-      format, RemconvVersion.current, options.timeZone.identifier, options.listName ?? "\u{0}",
-      options.delimiter.map { String($0) } ?? "", options.strict ? "strict" : "",
-      source.baseName ?? "\u{0}",
-    ] + parts)
+    RecordDigest(
+      context: [
+        format, RemconvVersion.current, options.timeZone.identifier, options.listName ?? "\u{0}",
+        options.delimiter.map { String($0) } ?? "", options.strict ? "strict" : "",
+        source.baseName ?? "\u{0}",
+      ] + parts)
   }
 
   /// The bytes of the source.

@@ -103,7 +103,8 @@ public struct RecordDigest: Hashable, Sendable {
   /// pieces cannot run into each other, and chaining needs no buffer to gather them in.
   public func appending(_ text: String) -> RecordDigest {
     let utf8 = text.utf8
-    if let digest = utf8.withContiguousStorageIfAvailable({ RecordDigest(of: UnsafeRawBufferPointer($0), seed: self) }) {
+    if let digest = utf8.withContiguousStorageIfAvailable({ RecordDigest(of: UnsafeRawBufferPointer($0), seed: self) })
+    {
       return digest
     }
     return RecordDigest(of: Array(utf8), seed: self)

@@ -111,7 +111,9 @@ public final class ByteReader {
 
   /// Reads one line like `readLine`, appending it to `line` (whose storage a caller may reuse);
   /// false (nothing appended) at the end of input. The limit applies to the bytes appended.
-  public func appendLine(to line: inout [UInt8], limit: Int = InputLimits.maximumLineLength) throws(RemconvError) -> Bool {
+  public func appendLine(to line: inout [UInt8], limit: Int = InputLimits.maximumLineLength) throws(RemconvError)
+    -> Bool
+  {
     let startCount = line.count
     var sawAnything = false
     while true {
@@ -266,7 +268,8 @@ public final class ByteReader {
     if consumedBefore == 0, start < 2, filled >= 2,
       (buffer[0] == 0xFF && buffer[1] == 0xFE) || (buffer[0] == 0xFE && buffer[1] == 0xFF)
     {
-      refusal = "the input is UTF-16 or UTF-32 (it starts with a byte order mark); remconv reads UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8"
+      refusal =
+        "the input is UTF-16 or UTF-32 (it starts with a byte order mark); remconv reads UTF-8: convert it first, e.g. with iconv -f UTF-16 -t UTF-8"
       count = 0
       return
     }
@@ -303,7 +306,8 @@ public final class ByteReader {
   private func location(of index: Int) -> SourceLocation {
     let (lineFeeds, lastLineStart) = lineFeeds(before: index)
     let lineStart = lastLineStart.map { consumedBefore + $0 } ?? lineStartBefore
-    return SourceLocation(file: name, line: lineFeedsBefore + lineFeeds + 1, column: consumedBefore + index - lineStart + 1)
+    return SourceLocation(
+      file: name, line: lineFeedsBefore + lineFeeds + 1, column: consumedBefore + index - lineStart + 1)
   }
 
   /// The error for a refused byte at `buffer[count]`.

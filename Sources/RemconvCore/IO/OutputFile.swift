@@ -89,7 +89,8 @@ public final class OutputFile {
   private static func openStream(_ path: String) throws(RemconvError) -> Int32 {
     var found = stat()
     if stat(path, &found) == 0, found.st_uid != geteuid(), found.st_uid != 0 {
-      throw .cannotCreateOutput("\(path): a \(FileKind(mode: found.st_mode)) owned by another user; refusing to write into it")
+      throw .cannotCreateOutput(
+        "\(path): a \(FileKind(mode: found.st_mode)) owned by another user; refusing to write into it")
     }
     var descriptor: Int32
     repeat {

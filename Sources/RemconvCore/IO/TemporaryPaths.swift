@@ -43,7 +43,9 @@ public enum TemporaryPaths {
 
     init() {
       for slot in 0..<TemporaryPaths.capacity { (states + slot).initialize(to: Atomic(TemporaryPaths.free)) }
-      entries = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64").map { unsafeBitCast($0, to: DirectoryEntries.self) }
+      entries = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getdents64").map {
+        unsafeBitCast($0, to: DirectoryEntries.self)
+      }
     }
   }
 
@@ -111,7 +113,8 @@ public enum TemporaryPaths {
         var previous = sigaction()
         guard sigaction(signal, nil, &previous) == 0 else { continue }
         // A signal the parent set to be ignored (nohup, a background job) stays ignored.
-        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+        if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        {
           continue
         }
         var action = sigaction()

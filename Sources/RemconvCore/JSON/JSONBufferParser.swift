@@ -37,7 +37,8 @@ struct JSONBufferParser {
 
   /// Parses the whole buffer as one value and appends every member name that came twice in
   /// one of its objects to `duplicates`.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue
+  {
     var found: [Duplicate] = []
     let value = try parse(bytes, findingDuplicates: &found)
     if !found.isEmpty { duplicates += found }
@@ -148,7 +149,9 @@ struct JSONBufferParser {
   /// whose name an earlier member of the same object had, with the value it replaced. Names
   /// compare as the dictionary compares them: canonically equivalent spellings are one name
   /// there, so they are duplicates here too.
-  private mutating func collectDuplicates(path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) {
+  private mutating func collectDuplicates(path: [String], depth: Int, into duplicates: inout [Duplicate])
+    throws(SyntaxError)
+  {
     skipWhitespace()
     guard index < bytes.count else { return }
     switch bytes[index] {
@@ -183,7 +186,9 @@ struct JSONBufferParser {
   }
 
   /// Parses the member or element at `index` and, if it is a container, walks it for duplicates.
-  private mutating func member(_ path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError) -> JSONValue {
+  private mutating func member(_ path: [String], depth: Int, into duplicates: inout [Duplicate]) throws(SyntaxError)
+    -> JSONValue
+  {
     skipWhitespace()
     let start = index
     let value = try parseValue(depth: depth + 1)
@@ -311,7 +316,9 @@ struct JSONBufferParser {
       if digits(&self) == 0 { throw fail("a number has no digits in its exponent") }
     }
     if index < bytes.count, (0x30...0x39).contains(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
-      throw fail("'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...index]), as: UTF8.self))' is not a valid number")
+      throw fail(
+        "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...index]), as: UTF8.self))' is not a valid number"
+      )
     }
     guard index - start <= 64 else { throw fail("a number is too long") }
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

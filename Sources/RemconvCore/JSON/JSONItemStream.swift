@@ -130,7 +130,8 @@ public final class JSONItemStream {
       try readMember(key, at: cursor.keyLocation, depth: depth, into: &members)
       // Each member is bounded as it is read; together they are one item.
       if parser.reader.offset - start > InputLimits.maximumItemSize {
-        throw .invalidInput("an object is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item", at: location)
+        throw .invalidInput(
+          "an object is larger than the limit of \(InputLimits.maximumItemSize) bytes of one item", at: location)
       }
     }
     if !found.isEmpty {

@@ -32,12 +32,14 @@ public struct JSONDuplicateKey: Hashable, Sendable {
 
   /// The same duplicate seen from one level up, inside the member or element `name`.
   public func nested(under name: String) -> JSONDuplicateKey {
-    JSONDuplicateKey(pointer: Self.pointer("", appending: name) + pointer, key: key, dropped: dropped, location: location)
+    JSONDuplicateKey(
+      pointer: Self.pointer("", appending: name) + pointer, key: key, dropped: dropped, location: location)
   }
 
   /// The warning for it; `keptIn` names where the earlier value is kept, if anywhere.
   public func report(to diagnostics: DiagnosticLog, uid: String?, keptIn: String?) {
-    let fate = keptIn.map { "the earlier value is kept in \($0)" } ?? "the earlier value \(Self.excerpt(dropped)) is not read"
+    let fate =
+      keptIn.map { "the earlier value is kept in \($0)" } ?? "the earlier value \(Self.excerpt(dropped)) is not read"
     diagnostics.warning(
       "duplicate-key",
       "the member \(JSONText.quoted(key)) comes twice in one object (\(pointer)): the last value is used, \(fate)",
@@ -117,7 +119,8 @@ public final class JSONParser {
     } catch {
       let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
       throw .malformedInput(
-        "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column))
+        "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column)
+      )
     }
     guard let duplicates, !found.isEmpty else { return value }
     // Inner objects end first; reported in the order the names stand in the text.
@@ -128,13 +131,15 @@ public final class JSONParser {
       duplicates.pointee.append(
         JSONDuplicateKey(
           pointer: JSONDuplicateKey.pointer(path, appending: duplicate.key), key: duplicate.key,
-          dropped: duplicate.dropped, location: SourceLocation(file: name, line: position.line, column: position.column)))
+          dropped: duplicate.dropped, location: SourceLocation(file: name, line: position.line, column: position.column)
+        ))
     }
     return value
   }
 
   /// The line and column of `offset` in `bytes`, which start at (`firstLine`, `firstColumn`).
-  static func position(of offset: Int, in bytes: [UInt8], firstLine: Int, firstColumn: Int) -> (line: Int, column: Int) {
+  static func position(of offset: Int, in bytes: [UInt8], firstLine: Int, firstColumn: Int) -> (line: Int, column: Int)
+  {
     var line = firstLine
     var lineStart = 0
     var column = firstColumn
@@ -213,7 +218,9 @@ public final class JSONParser {
   /// is checked only by `parse(_:)`.
   /// A value larger than `limit` bytes is refused as it is read: by default one item's size,
   /// since a value is one item or a part of one.
-  public func captureValue(depth: Int = 0, limit: Int = InputLimits.maximumItemSize) throws(RemconvError) -> CapturedValue {
+  public func captureValue(depth: Int = 0, limit: Int = InputLimits.maximumItemSize) throws(RemconvError)
+    -> CapturedValue
+  {
     guard try peekToken() != nil else { throw error("unexpected end of input") }
     let startLocation = location
     let startOffset = reader.offset

@@ -54,7 +54,8 @@ public struct ImportReport: Sendable {
 
   /// One line for people: `imported tasks.ics: 12 added, 3 updated, 40 unchanged, 0 rejected`.
   public var summary: String {
-    var text = "\(dryRun ? "would import" : "imported") \(source): \(added) added, \(updated) updated, \(unchanged) unchanged, \(rejected) rejected"
+    var text =
+      "\(dryRun ? "would import" : "imported") \(source): \(added) added, \(updated) updated, \(unchanged) unchanged, \(rejected) rejected"
     if listsAdded > 0 { text += ", \(listsAdded) new list\(listsAdded == 1 ? "" : "s")" }
     let skippedTotal = skipped.values.reduce(0, +)
     if skippedTotal > 0 {

@@ -96,7 +96,8 @@ public enum DueDate: Hashable, Sendable, CustomStringConvertible {
     case .date(let date): return Int64(date.daysSinceEpoch) * 86400
     case .floating(let time): return time.secondsSinceEpoch
     case .utc(let time):
-      return time.secondsSinceEpoch + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.secondsSinceEpoch))))
+      return time.secondsSinceEpoch
+        + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.secondsSinceEpoch))))
     case .zoned(let time, let identifier):
       guard let source = TimeZone(identifier: identifier) else { return time.secondsSinceEpoch }
       let instant = Self.utcSeconds(ofWallTime: time, in: source)

@@ -39,7 +39,9 @@ public struct SHA256 {
     var tail = pending
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     var offset = 0
     while offset < tail.count {
       compress(tail[offset..<offset + 64])
@@ -47,7 +49,10 @@ public struct SHA256 {
     }
     pending = []
     return state.flatMap { word in
-      [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+      [
+        UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+        UInt8(truncatingIfNeeded: word),
+      ]
     }
   }
 
@@ -85,8 +90,14 @@ public struct SHA256 {
       let temp2 = sum0 &+ majority
       (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
     }
-    state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-    state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+    state[0] &+= a
+    state[1] &+= b
+    state[2] &+= c
+    state[3] &+= d
+    state[4] &+= e
+    state[5] &+= f
+    state[6] &+= g
+    state[7] &+= h
   }
 }
 

@@ -15,9 +15,11 @@ public enum Converter {
     let reader = ItemLimitedReader(reader, source: source, limit: maximumItems)
     switch writerType.inputOrder {
     case .anyOrder:
-      return try stream(reader: reader, writer: writer, source: source, diagnostics: diagnostics, targetList: targetList)
+      return try stream(
+        reader: reader, writer: writer, source: source, diagnostics: diagnostics, targetList: targetList)
     case .groupedByList:
-      return try staged(reader: reader, writer: writer, source: source, diagnostics: diagnostics, targetList: targetList)
+      return try staged(
+        reader: reader, writer: writer, source: source, diagnostics: diagnostics, targetList: targetList)
     }
   }
 

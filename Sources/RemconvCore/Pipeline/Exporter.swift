@@ -86,7 +86,8 @@ public enum Exporter {
         let listName = storedRecovery?.list.name ?? ReminderList.recoveredName
         options.diagnostics?.warning(
           "orphan-reminder",
-          "\(orphansWritten) reminder\(orphansWritten == 1 ? "" : "s") without a list (its row is gone) exported in the list \(JSONText.quoted(listName)); the store is unchanged ('remconv validate --fix' moves them there)")
+          "\(orphansWritten) reminder\(orphansWritten == 1 ? "" : "s") without a list (its row is gone) exported in the list \(JSONText.quoted(listName)); the store is unchanged ('remconv validate --fix' moves them there)"
+        )
       }
       try writer.finish()
       return count

@@ -30,7 +30,8 @@ public enum Importer {
           let writtenValues = WrittenValueChecks(watching: store)
           defer { writtenValues.stop() }
           let engine = try MergeEngine(
-            repository: store, options: engineOptions, diagnostics: diagnostics, report: report, knownRecords: knownRecords)
+            repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
+            knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
           let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
           var count = 0
@@ -42,14 +43,18 @@ public enum Importer {
           var result = try engine.finish()
           // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
           if try ImportValidation.check(
-            store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore, diagnostics: diagnostics) > 0 {
+            store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore,
+            diagnostics: diagnostics) > 0
+          {
             result.record(diagnostics)
           }
           if result.rejected > 0 {
-            throw ImportFailure(report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
+            throw ImportFailure(
+              report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")
           }
           if options.strict, result.warningCount > 0 {
-            throw ImportFailure(report: result, reason: "\(result.warningCount) warning(s) with --strict; nothing was written")
+            throw ImportFailure(
+              report: result, reason: "\(result.warningCount) warning(s) with --strict; nothing was written")
           }
           return result
         }

@@ -18,7 +18,8 @@ final class ItemLimitedReader: ReminderReader {
   private var prefixLengths: [String: Int] = [:]
   private var scratch: [UInt8] = []
 
-  init(_ base: any ReminderReader, source: InputSource, limit: Int, maximumItemSize: Int = InputLimits.maximumItemSize) {
+  init(_ base: any ReminderReader, source: InputSource, limit: Int, maximumItemSize: Int = InputLimits.maximumItemSize)
+  {
     self.base = base
     self.source = source
     self.limit = limit

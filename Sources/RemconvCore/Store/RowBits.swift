@@ -19,7 +19,9 @@ struct RowBits {
       return
     }
     let word = Int(row >> 6)
-    if word >= words.count { words.append(contentsOf: repeatElement(0, count: max(word + 1 - words.count, words.count))) }
+    if word >= words.count {
+      words.append(contentsOf: repeatElement(0, count: max(word + 1 - words.count, words.count)))
+    }
     words[word] |= 1 << UInt64(row & 63)
   }
 

@@ -192,7 +192,8 @@ extension Store {
 
   /// Reminders whose list row does not exist.
   public func orphanReminders(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
-    try database.rows("""
+    try database.rows(
+      """
       SELECT r.id, r.uid, r.title, r.list_id, r.parent_id FROM \(scope.reminders)
       WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id)
       ORDER BY r.id
@@ -206,7 +207,8 @@ extension Store {
 
   /// Subtasks whose parent row does not exist or sits in another list.
   public func brokenParentLinks(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
-    try database.rows("""
+    try database.rows(
+      """
       SELECT r.id, r.uid, r.title, r.list_id, r.parent_id, p.id, p.uid, p.title, p.list_id
       FROM \(scope.reminders) LEFT JOIN reminders p ON p.id = r.parent_id
       WHERE r.parent_id IS NOT NULL AND (p.id IS NULL OR p.list_id IS NOT r.list_id)
@@ -241,7 +243,8 @@ extension Store {
   public func reminderLinks(rowIDs: [Int64]) throws -> [(link: IntegrityReminderLink, editedAt: String?)] {
     var result: [(link: IntegrityReminderLink, editedAt: String?)] = []
     for rowID in rowIDs {
-      let rows = try database.rows("""
+      let rows = try database.rows(
+        """
         SELECT r.id, r.uid, r.title, r.list_id, r.parent_id, p.id, p.uid, p.title, p.list_id, r.edited_at
         FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.id = ?
         """, [.integer(rowID)])
@@ -273,7 +276,8 @@ extension Store {
           AND EXISTS (SELECT 1 FROM reminders o WHERE o.uid = r.uid AND o.id <> r.id)
         """
     }
-    return try database.rows("""
+    return try database.rows(
+      """
       SELECT r.id, r.uid, r.title, r.list_id, r.parent_id FROM reminders r
       WHERE r.uid IN (\(duplicated))
       ORDER BY r.uid, r.id
@@ -297,7 +301,8 @@ extension Store {
   public func forEachReminderValues(
     in scope: IntegrityScope, _ body: (IntegrityReminderValues) throws -> Void
   ) throws {
-    let statement = try database.statement("""
+    let statement = try database.statement(
+      """
       SELECT \(Self.reminderValuesColumns)
       FROM \(scope.reminders) ORDER BY r.id
       """, cached: false)
@@ -306,7 +311,8 @@ extension Store {
       try body(
         IntegrityReminderValues(
           rowID: row.int(Column.rowID) ?? 0, uid: row.string(Column.uid), title: row.string(Column.title) ?? "",
-          isDone: (row.int(Column.isDone) ?? 0) != 0, completedAt: row.string(Column.completedAt), due: row.string(Column.due),
+          isDone: (row.int(Column.isDone) ?? 0) != 0, completedAt: row.string(Column.completedAt),
+          due: row.string(Column.due),
           dueKind: row.string(Column.dueKind), dueTimeZone: row.string(Column.dueTimeZone),
           priority: row.value(Column.priority), tags: row.string(Column.tags), createdAt: row.string(Column.createdAt),
           editedAt: row.string(Column.editedAt), extra: row.string(Column.extra)))

@@ -67,10 +67,12 @@ extension Store {
     let name = ListName.normalized(list.name)
     try database.run(
       "INSERT INTO lists (uid, name, name_key, symbol, color, created_at, extra) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [.text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
-       list.color.map(SQLValue.text) ?? .null,
-       list.createdAt.map { .text($0.description) } ?? .null,
-       .text(Self.encodeObject(list.extra))])
+      [
+        .text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
+        list.color.map(SQLValue.text) ?? .null,
+        list.createdAt.map { .text($0.description) } ?? .null,
+        .text(Self.encodeObject(list.extra)),
+      ])
     return database.lastInsertRowID
   }
 
@@ -78,10 +80,12 @@ extension Store {
     let name = ListName.normalized(list.name)
     try database.run(
       "UPDATE lists SET uid = ?, name = ?, name_key = ?, symbol = ?, color = ?, created_at = ?, extra = ? WHERE id = ?",
-      [.text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
-       list.color.map(SQLValue.text) ?? .null,
-       list.createdAt.map { .text($0.description) } ?? .null,
-       .text(Self.encodeObject(list.extra)), .integer(rowID)])
+      [
+        .text(list.id), .text(name), .text(ListName.key(for: name)), .text(list.symbol),
+        list.color.map(SQLValue.text) ?? .null,
+        list.createdAt.map { .text($0.description) } ?? .null,
+        .text(Self.encodeObject(list.extra)), .integer(rowID),
+      ])
   }
 
   /// Deletes a list and, through the foreign key, its reminders. Returns how many went with it.

@@ -91,7 +91,8 @@ extension ReminderColumns {
 
 extension Store {
   static let reminderColumns = ReminderColumn.selectList()
-  static let reminderJoins = "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
+  static let reminderJoins =
+    "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
   static let reminderByRowIDQuery = "SELECT \(reminderColumns) \(reminderJoins) WHERE r.id = ?"
   /// `reminderByRowIDQuery` for a reminder whose list row may be gone (an orphan).
   static let orphanByRowIDQuery = """
@@ -120,10 +121,12 @@ extension Store {
       }
     }
     let storedPriority = Int(columns.priority)
-    let priority = Priority(storedValue: storedPriority) ?? {
-      markInvalid(&extra, key: "priority", value: String(storedPriority))
-      return .none
-    }()
+    let priority =
+      Priority(storedValue: storedPriority)
+      ?? {
+        markInvalid(&extra, key: "priority", value: String(storedPriority))
+        return .none
+      }()
     var tags: [String] = []
     if !columns.tags.isEmpty {
       if let value = try? JSONParser.parse(columns.tags), let items = value.arrayValue {
@@ -177,7 +180,9 @@ extension Store {
 
   /// The row id of the first reminder with `uid`.
   public func reminderRowID(uid: String) throws -> Int64? {
-    let statement = try database.statement(HotQuery.rowIDByUID) { "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1" }
+    let statement = try database.statement(HotQuery.rowIDByUID) {
+      "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1"
+    }
     try statement.bind(.text(uid), at: 1)
     defer { statement.reset() }
     return try statement.step()?.int(0)
@@ -246,11 +251,13 @@ extension Store {
   ) throws -> Int64 {
     let statement = try database.statement(HotQuery.insertReminder) {
       let names = ReminderColumn.written.compactMap(\.name)
-      return "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+      return
+        "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
     let columns = ReminderColumns(reminder)
     try statement.execute(
-      binding: rowValues(reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
+      binding: rowValues(
+        reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
     let rowID = database.lastInsertRowID
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
     return rowID
@@ -266,7 +273,8 @@ extension Store {
       return "UPDATE reminders SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }
     let columns = ReminderColumns(reminder)
-    var values = rowValues(reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
+    var values = rowValues(
+      reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
     values.append(.integer(rowID))
     try statement.execute(binding: values)
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
@@ -280,7 +288,8 @@ extension Store {
   /// Deletes a reminder and, through the foreign key, its subtasks. Returns how many rows went.
   @discardableResult
   public func deleteReminder(rowID: Int64) throws -> Int {
-    let count = try database.scalar("""
+    let count = try database.scalar(
+      """
       WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM reminders r JOIN tree ON r.parent_id = tree.id)
       SELECT count(*) FROM tree
       """, [.integer(rowID)])
@@ -336,7 +345,8 @@ extension Store {
     invalidText: ((Reminder, [String]) -> Void)? = nil, _ body: (Reminder, Int) throws -> Void
   ) throws {
     let links = try database.statement(
-      "SELECT id, parent_id FROM reminders r WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id) ORDER BY id")
+      "SELECT id, parent_id FROM reminders r WHERE NOT EXISTS (SELECT 1 FROM lists l WHERE l.id = r.list_id) ORDER BY id"
+    )
     try forEachReminder(
       links: links, fetch: database.statement(Self.orphanByRowIDQuery), invalidText: invalidText, body)
   }

@@ -77,7 +77,8 @@ extension Store: ReminderRepository {
     sourceDigest: RecordDigest?
   ) throws {
     try updateReminder(
-      rowID: handle.ordinal, reminder, listRowID: list.ordinal, parentRowID: parent?.ordinal, sourceDigest: sourceDigest)
+      rowID: handle.ordinal, reminder, listRowID: list.ordinal, parentRowID: parent?.ordinal, sourceDigest: sourceDigest
+    )
   }
 
   public func setParent(of handle: ReminderHandle, to parent: ReminderHandle?) throws {

@@ -79,7 +79,8 @@ extension Store {
   /// The row ids of a reminder and all its subtasks, nested ones too, in no particular order.
   /// A parent cycle stops the walk where it closes.
   public func subtreeRowIDs(of rowID: Int64) throws -> [Int64] {
-    try database.rows("""
+    try database.rows(
+      """
       WITH RECURSIVE tree(id) AS (SELECT ? UNION SELECT r.id FROM reminders r JOIN tree ON r.parent_id = tree.id)
       SELECT id FROM tree
       """, [.integer(rowID)]

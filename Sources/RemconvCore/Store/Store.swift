@@ -173,7 +173,8 @@ public final class Store {
     var template = Array((NSTemporaryDirectory() + "/remconv-read-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else {
       throw RemconvError.ioFailure(
-        "\(path): the store is read-only and needs an upgrade; no temporary folder for an upgraded copy: \(String(cString: strerror(errno)).lowercased())")
+        "\(path): the store is read-only and needs an upgrade; no temporary folder for an upgraded copy: \(String(cString: strerror(errno)).lowercased())"
+      )
     }
     let folder = String(cString: made)
     let copyPath = folder + "/" + URL(fileURLWithPath: path).lastPathComponent
@@ -200,7 +201,8 @@ public final class Store {
   /// read-only. Every write goes through `write(commit:_:)`, which calls this first.
   public func requireWritable() throws(RemconvError) {
     if isNewerThanThisVersion {
-      throw .storeTooNew("\(path): this remconv (\(RemconvVersion.current)) does not write this store: \(newerDescription)")
+      throw .storeTooNew(
+        "\(path): this remconv (\(RemconvVersion.current)) does not write this store: \(newerDescription)")
     }
     if needsUpgrade {
       throw .upgradeRefused("\(path): the store needs an upgrade before it can be written (remconv migrate up)")
@@ -217,7 +219,8 @@ public final class Store {
     if isNewerThanThisVersion { throw RemconvError.storeTooNew("\(path): \(newerDescription)") }
     if options.readOnly { throw RemconvError.ioFailure("\(path): the store was opened read-only") }
     do {
-      let report = try Migrator(database: database, path: path, settings: options.migratorSettings).migrate(upTo: target)
+      let report = try Migrator(database: database, path: path, settings: options.migratorSettings).migrate(
+        upTo: target)
       let status = try MigrationHistory(database: database, path: path, steps: options.migrations).status()
       let wasBehind = needsUpgrade
       needsUpgrade = status.state != .current
@@ -234,7 +237,9 @@ public final class Store {
   }
 
   /// What upgrading the store at `path` to `target` would do, read without writing.
-  public static func migrationPlan(at path: String, upTo target: String?, options: Options = Options()) throws -> MigrationPlan {
+  public static func migrationPlan(at path: String, upTo target: String?, options: Options = Options()) throws
+    -> MigrationPlan
+  {
     try inspect(path, options: options) { try $0.plan(upTo: target) }
   }
 
@@ -286,7 +291,8 @@ public final class Store {
   public func write<T>(commit: Bool = true, _ body: () throws -> T) throws -> T {
     try requireWritable()
     do {
-      return try database.inTransaction(.immediate, commit: commit, beginFailure: { Self.translate($0, path: path) }, body)
+      return try database.inTransaction(
+        .immediate, commit: commit, beginFailure: { Self.translate($0, path: path) }, body)
     } catch let sqlite as SQLiteError {
       throw Self.translate(sqlite, path: path)
     }
@@ -302,7 +308,8 @@ public final class Store {
     } catch let sqlite as SQLiteError {
       if isNewerThanThisVersion, !sqlite.isBusy {
         throw RemconvError.storeTooNew(
-          "\(path): this remconv (\(RemconvVersion.current)) cannot read this store safely (\(sqlite.message)): \(newerDescription)")
+          "\(path): this remconv (\(RemconvVersion.current)) cannot read this store safely (\(sqlite.message)): \(newerDescription)"
+        )
       }
       throw Self.translate(sqlite, path: path)
     }
@@ -327,7 +334,8 @@ public final class Store {
         throw .ioFailure("\(path): \(String(cString: strerror(errno)).lowercased())")
       }
       if readOnly || !create {
-        throw .inputMissing("\(path): no store here (nothing was created; a command that writes, such as import or add, creates it)")
+        throw .inputMissing(
+          "\(path): no store here (nothing was created; a command that writes, such as import or add, creates it)")
       }
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
       do {
@@ -351,7 +359,8 @@ public final class Store {
     // A FIFO would block the open below until a writer came, and SQLite cannot use a device
     // or a socket (it reported "disk I/O error"): refuse them before touching them.
     if (status.st_mode & S_IFMT) != S_IFREG {
-      throw .notAStore("\(path): not a regular file (a \(FileKind(mode: status.st_mode))), not a store (left untouched)")
+      throw .notAStore(
+        "\(path): not a regular file (a \(FileKind(mode: status.st_mode))), not a store (left untouched)")
     }
     if status.st_size == 0 { return true }
     // Read the header ourselves: SQLite would only notice at the first query, and must not

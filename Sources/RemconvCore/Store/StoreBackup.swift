@@ -38,7 +38,8 @@ public struct StoreBackup: Sendable {
     do {
       let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else {
-        throw RemconvError.ioFailure("\(firstName): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
+        throw RemconvError.ioFailure(
+          "\(firstName): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
       }
       Foundation.close(descriptor)
       let source = try Database(path: store.path, mode: .readOnly)
@@ -55,7 +56,8 @@ public struct StoreBackup: Sendable {
       defer { copy.close() }
       let check = try copy.rows("PRAGMA integrity_check").compactMap { $0.string(0) }
       guard check == ["ok"] else {
-        throw RemconvError.ioFailure("\(firstName): the backup failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
+        throw RemconvError.ioFailure(
+          "\(firstName): the backup failed its integrity check: \(check.prefix(3).joined(separator: "; "))")
       }
       let copied = try Store.tableRowCounts(in: copy)
       guard copied == live else {
@@ -79,7 +81,8 @@ public struct StoreBackup: Sendable {
       let path = "\(storePath).\(label)-\(stamp)Z" + (attempt == 1 ? "" : "-\(attempt)") + ".sqlite"
       if link(temporary, path) == 0 { return path }
       guard errno == EEXIST else {
-        throw RemconvError.ioFailure("\(path): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
+        throw RemconvError.ioFailure(
+          "\(path): cannot create the backup: \(String(cString: strerror(errno)).lowercased())")
       }
     }
     throw RemconvError.ioFailure("\(storePath): too many backups taken in one second")
@@ -92,11 +95,13 @@ public struct StoreBackup: Sendable {
     for target in [path, folder] {
       let descriptor = open(target, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
-        throw RemconvError.ioFailure("\(target): cannot open to flush the backup: \(String(cString: strerror(errno)).lowercased())")
+        throw RemconvError.ioFailure(
+          "\(target): cannot open to flush the backup: \(String(cString: strerror(errno)).lowercased())")
       }
       defer { Foundation.close(descriptor) }
       guard fsync(descriptor) == 0 else {
-        throw RemconvError.ioFailure("\(target): cannot flush the backup: \(String(cString: strerror(errno)).lowercased())")
+        throw RemconvError.ioFailure(
+          "\(target): cannot flush the backup: \(String(cString: strerror(errno)).lowercased())")
       }
     }
   }

@@ -107,7 +107,8 @@ public enum Fix: Hashable, Sendable {
     case .clearCompletion:
       return say("move completedAt to ", "moved completedAt to ") + "extra.repaired.completedAt"
     case .raiseEditedAt(_, let value):
-      return say("raise editedAt to ", "raised editedAt to ") + "its createdAt \(value); the old value is kept in extra.repaired.editedAt"
+      return say("raise editedAt to ", "raised editedAt to ")
+        + "its createdAt \(value); the old value is kept in extra.repaired.editedAt"
     case .keepInvalidDue:
       return say("move the due date to ", "moved the due date to ") + "extra.invalid.dueDate"
     case .keepInvalidTimestamp(let column, _):

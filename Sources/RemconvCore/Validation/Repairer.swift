@@ -51,7 +51,8 @@ public struct RepairDidNotConverge: Error, CustomStringConvertible {
 
   public var description: String {
     let rules = Set(findings.map(\.rule.id)).sorted().joined(separator: ", ")
-    return "the repair did not settle after \(Repairer.maximumRounds) rounds (\(rules) kept coming back); nothing was changed"
+    return
+      "the repair did not settle after \(Repairer.maximumRounds) rounds (\(rules) kept coming back); nothing was changed"
   }
 }
 
@@ -208,7 +209,8 @@ struct FixApplier {
       } else {
         try editReminder(row, [(.uid, .text(fresh))], keepOriginal)
       }
-      return .repaired("gave it the fresh UID \(fresh)" + (original == nil ? "" : "; the old one is kept in extra.originalId"))
+      return .repaired(
+        "gave it the fresh UID \(fresh)" + (original == nil ? "" : "; the old one is kept in extra.originalId"))
 
     case .inferCompletion(_, let value):
       try editReminder(row, [(.completedAt, .text(value))]) {
@@ -276,7 +278,9 @@ struct FixApplier {
         try editList(row) { ExtraRecord.keep(.string(old), at: "name", under: "repaired", in: &$0) }
       }
     case .storeListNameAsText(let bytes, _):
-      try editList(row) { ExtraRecord.keep(.string(ExtraRecord.hex(bytes)), at: "nameBytes", under: "repaired", in: &$0) }
+      try editList(row) {
+        ExtraRecord.keep(.string(ExtraRecord.hex(bytes)), at: "nameBytes", under: "repaired", in: &$0)
+      }
 
     case .moveToList(let name, let missingRow):
       let list = try recoveryList(named: name)
@@ -301,7 +305,9 @@ struct FixApplier {
   }
 
   /// Keeps a stored `due_kind` that a fix replaces with another in `extra.repaired.dueKind`.
-  private static func keepDueKind(_ stored: String?, replacedBy kind: DueDate.Kind?, in extra: inout [String: JSONValue]) {
+  private static func keepDueKind(
+    _ stored: String?, replacedBy kind: DueDate.Kind?, in extra: inout [String: JSONValue]
+  ) {
     guard let stored, stored != kind?.rawValue else { return }
     ExtraRecord.keep(.string(stored), at: "dueKind", under: "repaired", in: &extra)
   }
@@ -431,7 +437,9 @@ enum ExtraRecord {
 
   private static func merged(_ existing: JSONValue?, _ value: JSONValue) -> JSONValue {
     guard let existing, !same(existing, value) else { return value }
-    if case .array(let items) = existing { return items.contains { same($0, value) } ? existing : .array(items + [value]) }
+    if case .array(let items) = existing {
+      return items.contains { same($0, value) } ? existing : .array(items + [value])
+    }
     return .array([existing, value])
   }
 

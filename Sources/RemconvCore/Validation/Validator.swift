@@ -122,7 +122,9 @@ private final class ValidationRun {
       try check()
     } catch let error as SQLiteError where isDamaged {
       findings.append(
-        Finding(rule: .integrity, subject: .database, message: "the \(name) checks could not run: \(error.message)", fix: nil))
+        Finding(
+          rule: .integrity, subject: .database, message: "the \(name) checks could not run: \(error.message)", fix: nil)
+      )
     }
   }
 
@@ -176,7 +178,9 @@ private final class ValidationRun {
     for list in all {
       if ValueRules.isBlank(list.uid) {
         found.append(
-          Finding(rule: .missingUID, subject: subject(list), message: "the list has no UID", fix: .assignFreshUID(originalUID: nil)))
+          Finding(
+            rule: .missingUID, subject: subject(list), message: "the list has no UID",
+            fix: .assignFreshUID(originalUID: nil)))
       } else if let first = firstByUID[list.uid] {
         found.append(
           Finding(
@@ -214,7 +218,8 @@ private final class ValidationRun {
         found.append(
           Finding(
             rule: .listNameCollision, subject: subject(later), related: [subject(oldest)],
-            message: "its name collides with list #\(oldest.rowID) \(FindingSubject.quotedTitle(oldest.name)) (same after trimming, NFC and case folding)",
+            message:
+              "its name collides with list #\(oldest.rowID) \(FindingSubject.quotedTitle(oldest.name)) (same after trimming, NFC and case folding)",
             fix: fix))
       }
     }
@@ -241,7 +246,8 @@ private final class ValidationRun {
         found.append(
           Finding(
             rule: .listNameKey, subject: subject(list),
-            message: "its stored name key \(ValueRules.quoted(list.nameKey)) is not the key of its name (\(ValueRules.quoted(ListName.key(for: list.name))))",
+            message:
+              "its stored name key \(ValueRules.quoted(list.nameKey)) is not the key of its name (\(ValueRules.quoted(ListName.key(for: list.name))))",
             fix: .normalizeListName(from: list.name, to: normalized)))
       }
     }
@@ -315,7 +321,8 @@ private final class ValidationRun {
         findings.append(
           Finding(
             rule: .subtaskOtherList, subject: subject, related: [parentSubject],
-            message: "its parent \(parentSubject.label) is in list \(listLabel(parent.listRowID)), the subtask in \(listLabel(link.listRowID))",
+            message:
+              "its parent \(parentSubject.label) is in list \(listLabel(parent.listRowID)), the subtask in \(listLabel(link.listRowID))",
             fix: .detachFromParent(parentRowID: parentRow, parentUID: Self.nonEmpty(parent.uid))))
       } else {
         findings.append(

@@ -8,7 +8,9 @@ enum ValueRules {
   /// `extraIsEncoded` says that `extra` is what remconv's own JSON encoder just wrote (an
   /// import's rows), so it is an object by construction and is not parsed again; `validate`
   /// reads stores that others may have written, and parses it.
-  static func checkReminder(_ row: IntegrityReminderValues, extraIsEncoded: Bool = false, into findings: inout [Finding]) {
+  static func checkReminder(
+    _ row: IntegrityReminderValues, extraIsEncoded: Bool = false, into findings: inout [Finding]
+  ) {
     let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
     func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
       findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
@@ -29,7 +31,9 @@ enum ValueRules {
       add(.doneWithoutCompletion, "it is done but has no completion time", fix)
     }
     if !row.isDone, let completedText = row.completedAt, completed != nil {
-      add(.completionWithoutDone, "it is not done but has the completion time \(completedText)", .clearCompletion(value: completedText))
+      add(
+        .completionWithoutDone, "it is not done but has the completion time \(completedText)",
+        .clearCompletion(value: completedText))
     }
     if let created, let edited, edited < created, let createdText = row.createdAt, let editedText = row.editedAt {
       add(
@@ -58,9 +62,12 @@ enum ValueRules {
   private static func checkDue(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
     guard let due = row.due else {
       if let zone = row.dueTimeZone {
-        add(.invalidTimeZone, "it has the time zone \(quoted(zone)) but no due date", .dropDueTimeZone(zone: zone, kind: nil, storedKind: row.dueKind))
+        add(
+          .invalidTimeZone, "it has the time zone \(quoted(zone)) but no due date",
+          .dropDueTimeZone(zone: zone, kind: nil, storedKind: row.dueKind))
       } else if let kind = row.dueKind {
-        add(.dueKindMismatch, "its due_kind is \(quoted(kind)) but it has no due date", .setDueKind(from: kind, to: nil))
+        add(
+          .dueKindMismatch, "its due_kind is \(quoted(kind)) but it has no due date", .setDueKind(from: kind, to: nil))
       }
       return
     }
@@ -75,14 +82,20 @@ enum ValueRules {
     } catch {
       switch error {
       case .unparsable:
-        add(.invalidDate, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
+        add(
+          .invalidDate, "its due date: \(error)",
+          .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
       case .zoneOnDate, .zoneOnUTC:
         // The text alone is a valid date or UTC time: keep it and its kind, set the zone aside.
         let kind = (try? DueDate(isoText: due, timeZone: nil))?.kind
-        add(.invalidTimeZone, "its due date: \(error)", .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind, storedKind: row.dueKind))
+        add(
+          .invalidTimeZone, "its due date: \(error)",
+          .dropDueTimeZone(zone: row.dueTimeZone ?? "", kind: kind, storedKind: row.dueKind))
       case .unknownZone:
         // Without its zone the time would read as floating: a different kind. Keep both aside.
-        add(.invalidTimeZone, "its due date: \(error)", .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
+        add(
+          .invalidTimeZone, "its due date: \(error)",
+          .keepInvalidDue(due: due, timeZone: row.dueTimeZone, storedKind: row.dueKind))
       }
     }
   }

@@ -195,8 +195,10 @@ public struct ReminderView: Sendable {
   /// `--sort priority` within a time), then those without a due date.
   private func groupedByDay(_ rows: [ViewRow]) -> [ViewSection] {
     let keyed = rows.enumerated().map { index, row in
-      (row: row, index: index, day: row.reminder.dueDate.map(today.day(of:)),
-       time: row.reminder.dueDate.map { $0.sortKey(in: today.timeZone) })
+      (
+        row: row, index: index, day: row.reminder.dueDate.map(today.day(of:)),
+        time: row.reminder.dueDate.map { $0.sortKey(in: today.timeZone) }
+      )
     }
     let ordered = keyed.sorted { left, right in
       switch (left.day, right.day) {

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// Microsoft To Do and Google Tasks through `remconv import`: goldens, refusals, the corpus.
 @Suite struct AppImportCLITests {
   /// The store after importing `path` in `zone`, exported as remconv JSON.
-  private func imported(_ path: String, zone: String) -> (status: RemconvCLI.ExitStatus, snapshot: String, errors: String) {
+  private func imported(_ path: String, zone: String) -> (
+    status: RemconvCLI.ExitStatus, snapshot: String, errors: String
+  ) {
     let bench = TestBench(environment: ["TZ": zone])
     let result = bench.run(["import", path])
     return (result.status, bench.snapshot(), result.errors)
@@ -31,7 +33,8 @@ import RemconvTestSupport
       let first = bench.run(["import", Repository.path(sample), "--strict", "--report", "json"])
       #expect(first.status == .ok, "\(sample): \(first.errors)")
       #expect(try DialectCLI.reportCounts(first.output).added == count, "\(sample)")
-      let second = try DialectCLI.reportCounts(bench.run(["import", Repository.path(sample), "--report", "json"]).output)
+      let second = try DialectCLI.reportCounts(
+        bench.run(["import", Repository.path(sample), "--report", "json"]).output)
       #expect(second.added == 0 && second.updated == 0 && second.unchanged == count, "\(sample)")
     }
   }

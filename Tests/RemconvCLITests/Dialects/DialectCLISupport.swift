@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// Helpers for the command-line tests of the app dialects (Taskwarrior, To Do, Google Tasks, jCal).
 enum DialectCLI {
@@ -22,7 +22,8 @@ enum DialectCLI {
     if let format { arguments += ["--format", format] }
     let result = bench.run(arguments)
     #expect(result.status == .dataError, "\(result.errors)", sourceLocation: sourceLocation)
-    #expect(result.errors.contains(expected), "expected '\(expected)' in: \(result.errors)", sourceLocation: sourceLocation)
+    #expect(
+      result.errors.contains(expected), "expected '\(expected)' in: \(result.errors)", sourceLocation: sourceLocation)
     #expect(bench.snapshot() == before, "the store changed", sourceLocation: sourceLocation)
   }
 

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 @Suite struct JCalCLITests {
   /// `Samples/jcal/reminders.jcal` is the jCal export of `Samples/json/reminders.json`.
@@ -29,8 +29,11 @@ import RemconvTestSupport
   }
 
   @Test func brokenStructureIsRefusedWithItsLocation() {
-    DialectCLI.expectRefused(DialectCLI.fixture("jcal", "bad-truncated.json"), format: nil, located: "bad-truncated.json:2:63")
-    DialectCLI.expectRefused(DialectCLI.fixture("jcal", "bad-property.json"), format: nil, located: "bad-property.json:3:1")
-    DialectCLI.expectRefused(DialectCLI.fixture("jcal", "bad-component.json"), format: "jcal", located: "bad-component.json:2:1")
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("jcal", "bad-truncated.json"), format: nil, located: "bad-truncated.json:2:63")
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("jcal", "bad-property.json"), format: nil, located: "bad-property.json:3:1")
+    DialectCLI.expectRefused(
+      DialectCLI.fixture("jcal", "bad-component.json"), format: "jcal", located: "bad-component.json:2:1")
   }
 }

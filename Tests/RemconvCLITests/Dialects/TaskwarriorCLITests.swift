@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// A Taskwarrior with its own data folder and rc file, so tests never touch a user's tasks.
 final class TaskwarriorSandbox {
@@ -74,7 +74,8 @@ final class TaskwarriorSandbox {
     DialectCLI.expectRefused(
       DialectCLI.fixture("taskwarrior", "bad-truncated.json"), format: "taskwarrior", located: "bad-truncated.json:3:")
     DialectCLI.expectRefused(
-      DialectCLI.fixture("taskwarrior", "bad-not-object.json"), format: "taskwarrior", located: "bad-not-object.json:3:1")
+      DialectCLI.fixture("taskwarrior", "bad-not-object.json"), format: "taskwarrior",
+      located: "bad-not-object.json:3:1")
     DialectCLI.expectRefused(
       DialectCLI.fixture("taskwarrior", "bad-lines.json"), format: nil, located: "bad-lines.json:2:22")
   }
@@ -116,7 +117,9 @@ final class TaskwarriorSandbox {
   @Test(.enabled(if: TaskwarriorSandbox.executable != nil, "needs Taskwarrior's task program"))
   func tasksMadeWithTaskAddImportWithTheirValues() throws {
     let taskwarrior = TaskwarriorSandbox()
-    try taskwarrior.run(["add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged"])
+    try taskwarrior.run([
+      "add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged",
+    ])
     try taskwarrior.run(["add", "Buy stamps", "project:Errands", "priority:L", "+post"])
     try taskwarrior.run(["add", "Read the manual", "due:2026-12-24", "priority:M"])
     try taskwarrior.run(["1", "annotate", "IBAN is in the lease"])
@@ -165,7 +168,9 @@ final class TaskwarriorSandbox {
   @Test(.enabled(if: TaskwarriorSandbox.executable != nil, "needs Taskwarrior's task program"))
   func remconvExportImportsIntoTaskUnchangedAndOnlyOnce() throws {
     let original = TaskwarriorSandbox()
-    try original.run(["add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged"])
+    try original.run([
+      "add", "Pay rent", "project:Home.Finance", "due:2026-12-01T09:00", "priority:H", "+bills", "+flagged",
+    ])
     try original.run(["add", "Buy stamps", "project:Errands", "priority:L", "+post"])
     try original.run(["add", "Read the manual", "due:2026-12-24"])
     try original.run(["1", "annotate", "IBAN is in the lease"])

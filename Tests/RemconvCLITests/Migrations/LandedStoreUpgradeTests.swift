@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import RemconvCLI
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Stores made by the released remconv binaries themselves (Fixtures/stores/landed/README.md
 /// says which commit and command made each) open with today's remconv: the earlier checksums of
@@ -43,7 +44,8 @@ import RemconvTestSupport
 
     let exported = bench.run(["export", "--format", "json"])
     #expect(exported.status == .ok, "\(exported.errors)")
-    #expect(exported.errors.contains("upgraded store \(bench.storePath) from 0005_unique_list_names to \(Migration.head.id)"))
+    #expect(
+      exported.errors.contains("upgraded store \(bench.storePath) from 0005_unique_list_names to \(Migration.head.id)"))
 
     // Every reminder and list, field by field, as the old binary exported them.
     let old = try JSONParser.parse(Repository.read("Tests/RemconvCoreTests/Fixtures/stores/landed/\(name).json"))
@@ -111,8 +113,10 @@ import RemconvTestSupport
     let before = bench.run("migrate")
     #expect(before.status == .ok, "\(before.errors)")
     #expect(before.output.contains("state    behind: 2 steps pending"))
-    #expect(before.output.contains(
-      "0003_uids_timestamps_due_kind  2026-12-01T14:29:16.702Z  remconv 0.1.0  (earlier text: the text released in b99ed97"))
+    #expect(
+      before.output.contains(
+        "0003_uids_timestamps_due_kind  2026-12-01T14:29:16.702Z  remconv 0.1.0  (earlier text: the text released in b99ed97"
+      ))
     #expect(before.output.contains("0007_converge_earlier_releases brings it to today's schema)"))
     let json = try JSONParser.parse(bench.run("migrate status --json").output)
     let rows = try #require(json["applied"]?.arrayValue)
@@ -132,10 +136,11 @@ import RemconvTestSupport
     let store = try Store(path: path)
     defer { store.close() }
     let rows = try store.database.rows(kinds).map { [$0.string(0), $0.string(1)] }
-    #expect(rows == [
-      ["tomorrow!!", nil], ["soon, Z", nil], ["2026-03-01T09:00+01:00", nil], ["2026-03-1", nil],
-      ["2026-03-01T09:00:00z", nil], ["2026-03-02", "date"],
-    ])
+    #expect(
+      rows == [
+        ["tomorrow!!", nil], ["soon, Z", nil], ["2026-03-01T09:00+01:00", nil], ["2026-03-1", nil],
+        ["2026-03-01T09:00:00z", nil], ["2026-03-02", "date"],
+      ])
     #expect(try store.reminder(rowID: 12)?.reminder.extra["invalid"]?["dueDate"] == .string("tomorrow!!"))
   }
 
@@ -158,10 +163,12 @@ import RemconvTestSupport
   @Test func onlyTheListedEarlierChecksumsAreTrusted() throws {
     let directory = TemporaryDirectory()
     // The earlier 0005 checksum recorded for 0003 is no earlier release of 0003.
-    let path = try FixtureStores.copy(Self.fixture("b99ed97"), into: directory, editing: """
-      UPDATE remconv_migrations SET checksum = 'f8f3e87843bc59c6d8634a9380cf55266843bfd0aee1692fafbcc2ef23b8e988'
-      WHERE id = '0003_uids_timestamps_due_kind'
-      """)
+    let path = try FixtureStores.copy(
+      Self.fixture("b99ed97"), into: directory,
+      editing: """
+        UPDATE remconv_migrations SET checksum = 'f8f3e87843bc59c6d8634a9380cf55266843bfd0aee1692fafbcc2ef23b8e988'
+        WHERE id = '0003_uids_timestamps_due_kind'
+        """)
     try expectUntouched(path) {
       let message = expectRemconvError("migrationTampered") { _ = try Store(path: path) }
       #expect(message.contains("0003_uids_timestamps_due_kind does not match"))
@@ -177,7 +184,8 @@ import RemconvTestSupport
     for file in files {
       // NNNN_name@commit.sql
       let parts = file.dropLast(4).split(separator: "@").map(String.init)
-      let id = parts[0], commit = parts[1]
+      let id = parts[0]
+      let commit = parts[1]
       let checksum = Migration.checksum(of: try String(contentsOfFile: folder + "/" + file, encoding: .utf8))
       let reason = try #require(MigrationHistory.legacyReason(id: id, checksum: checksum), "\(file)")
       #expect(reason.contains(commit), "\(file): \(reason)")

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import RemconvCLI
 import RemconvCore
 import RemconvTestSupport
+import Testing
 
 /// `remconv migrate`, and what every command does with an older, newer or foreign store.
 @Suite struct MigrateCommandTests {
@@ -20,9 +20,13 @@ import RemconvTestSupport
     #expect(result.status == .ok)
     let lines = result.errors.split(separator: "\n")
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0007_converge_earlier_releases (backup: \(bench.storePath).backup-0002-to-0007-") == true)
+    #expect(
+      lines.first?.hasPrefix(
+        "remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0007_converge_earlier_releases (backup: \(bench.storePath).backup-0002-to-0007-"
+      ) == true)
     let lists = try #require(try json(result.output)["lists"]?.arrayValue)
-    #expect(lists.compactMap { $0["name"]?.stringValue } == ["Einkäufe", "Arbeit", "Café Ideen", "🏠 Zuhause", "Garten"])
+    #expect(
+      lists.compactMap { $0["name"]?.stringValue } == ["Einkäufe", "Arbeit", "Café Ideen", "🏠 Zuhause", "Garten"])
     // Once upgraded, nothing more is said.
     #expect(bench.run("export --format json").errors.isEmpty)
   }
@@ -42,10 +46,13 @@ import RemconvTestSupport
       let export = bench.run("export --format json")
       #expect(export.status == .ok && export.errors.isEmpty)
       #expect(export.output.contains("Milch (laktosefrei)"))
-      let input = bench.directory.write("new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
+      let input = bench.directory.write(
+        "new.json", #"{"format":"remconv","version":1,"lists":[{"name":"Neu","reminders":[{"title":"x"}]}]}"#)
       let imported = bench.run(["import", input])
       #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
-      #expect(imported.errors.contains("0008_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later"))
+      #expect(
+        imported.errors.contains("0008_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later")
+      )
       #expect(bench.run("migrate up").status == .storeTooNew)
     }
     let status = try json(bench.run("migrate status --json").output)
@@ -92,7 +99,10 @@ import RemconvTestSupport
     #expect(text.status == .ok)
     #expect(text.output.contains("state    behind: 5 steps pending"))
     #expect(text.output.contains("  0001_lists_and_reminders  2024-03-02T08:14:00Z  remconv 0.0.1"))
-    #expect(text.output.contains("pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests\n  0007_converge_earlier_releases"))
+    #expect(
+      text.output.contains(
+        "pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests\n  0007_converge_earlier_releases"
+      ))
     let status = try json(bench.run("migrate status --json").output)
     #expect(status["state"] == .string("behind"))
     #expect(status["version"] == .string("0002_notes_and_priority"))
@@ -106,7 +116,12 @@ import RemconvTestSupport
     let bench = try bench(with: "v0004-duplicate-names.sqlite")
     try expectUntouched(bench.storePath) {
       let plan = try json(bench.run("migrate plan --json --on-duplicate merge").output)
-      #expect(plan["steps"] == .array([.string("0005_unique_list_names"), .string("0006_record_digests"), .string("0007_converge_earlier_releases")]))
+      #expect(
+        plan["steps"]
+          == .array([
+            .string("0005_unique_list_names"), .string("0006_record_digests"),
+            .string("0007_converge_earlier_releases"),
+          ]))
       #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0007-20261129T100000Z") == true)
       #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
       let actions = try #require(plan["preflight"]?.arrayValue)
@@ -128,7 +143,12 @@ import RemconvTestSupport
     #expect(partial.output.contains("applied 2 steps"))
     let report = try json(bench.run("migrate up --json").output)
     #expect(report["from"] == .string("0003_uids_timestamps_due_kind"))
-    #expect(report["applied"] == .array([.string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names"), .string("0006_record_digests"), .string("0007_converge_earlier_releases")]))
+    #expect(
+      report["applied"]
+        == .array([
+          .string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names"), .string("0006_record_digests"),
+          .string("0007_converge_earlier_releases"),
+        ]))
     let backup = try #require(report["backup"]?.stringValue)
     #expect(FileManager.default.fileExists(atPath: backup))
     let again = bench.run("migrate up")
@@ -192,7 +212,9 @@ import RemconvTestSupport
     let restored = bench.run(["migrate", "restore", backup])
     #expect(restored.status == .ok, "\(restored.errors)")
     let aside = bench.storePath + ".damaged-20261129T100000Z.sqlite"
-    #expect(restored.output.contains("the store was damaged (its header is not a SQLite header): moved aside untouched as \(aside)"))
+    #expect(
+      restored.output.contains(
+        "the store was damaged (its header is not a SQLite header): moved aside untouched as \(aside)"))
     #expect(try String(contentsOfFile: aside, encoding: .isoLatin1).hasPrefix("garbage garbage!"))
     let report = try json(bench.run(["migrate", "restore", backup, "--json"]).output)
     #expect(report["movedAside"] == .array([]) && report["previousWasDamaged"] == .bool(false))
@@ -213,9 +235,11 @@ import RemconvTestSupport
     defer { chmod(path, 0o600) }
     chmod(backup, 0o644)
     let result = try RemconvProcess.run(
-      ["migrate", "restore", backup, "--store", path], environment: ["HOME": bench.directory.path, "PATH": "/usr/bin:/bin"],
+      ["migrate", "restore", backup, "--store", path],
+      environment: ["HOME": bench.directory.path, "PATH": "/usr/bin:/bin"],
       scratch: bench.directory.path, user: user)
-    #expect(result.status == 74 && result.errors.hasPrefix("remconv: error: \(path): permission denied"), "\(result.errors)")
+    #expect(
+      result.status == 74 && result.errors.hasPrefix("remconv: error: \(path): permission denied"), "\(result.errors)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["store.sqlite"])
   }
 
@@ -225,7 +249,9 @@ import RemconvTestSupport
     let directory = TemporaryDirectory()
     let folder = directory.file("store")
     let temporary = directory.file("tmp")
-    for made in [folder, temporary] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
+    for made in [folder, temporary] {
+      try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+    }
     let path = folder + "/store.sqlite"
     try FileManager.default.copyItem(atPath: FixtureStores.path("v0003.sqlite"), toPath: path)
     let bytes = FileManager.default.contents(atPath: path)
@@ -237,7 +263,8 @@ import RemconvTestSupport
       "REMCONV_NOW": "2026-11-29T10:00:00Z",
     ]
     func run(_ arguments: [String]) throws -> ProcessOutcome {
-      try RemconvProcess.run(arguments + ["--store", path], environment: environment, scratch: directory.path, user: user)
+      try RemconvProcess.run(
+        arguments + ["--store", path], environment: environment, scratch: directory.path, user: user)
     }
 
     // What a writable copy of the store exports once upgraded: the reference.
@@ -249,8 +276,10 @@ import RemconvTestSupport
       let exported = try run(["export", "--format", "jsonl"])
       #expect(exported.status == 0, "\(exported.errors)")
       #expect(exported.output == expected)
-      #expect(exported.errors.contains(
-        "remconv: the store \(path) is read-only and at 0003_uids_timestamps_due_kind: reading a copy upgraded to \(Migration.head.id) in a temporary folder, removed afterwards; the store is unchanged"),
+      #expect(
+        exported.errors.contains(
+          "remconv: the store \(path) is read-only and at 0003_uids_timestamps_due_kind: reading a copy upgraded to \(Migration.head.id) in a temporary folder, removed afterwards; the store is unchanged"
+        ),
         "\(exported.errors)")
     }
     for arguments in [["lists"], ["show", "--scope", "all"], ["search", "Milch"]] {
@@ -263,15 +292,21 @@ import RemconvTestSupport
     #expect(validated.output.contains("next friday"), "the copy is validated: \(validated.output)")
 
     // Commands that write are refused before anything, and leave no backup either.
-    for arguments in [["import", Repository.path("Samples/json/reminders.json")], ["validate", "--fix"], ["migrate", "up"]] {
+    for arguments in [
+      ["import", Repository.path("Samples/json/reminders.json")], ["validate", "--fix"], ["migrate", "up"],
+    ] {
       let result = try run(arguments)
       #expect(result.status == 74, "\(arguments): \(result.errors)")
-      #expect(result.errors.contains(
-        "\(path): the store is read-only and needs an upgrade from 0003_uids_timestamps_due_kind to \(Migration.head.id), which cannot be written; nothing was changed and no backup was taken"),
+      #expect(
+        result.errors.contains(
+          "\(path): the store is read-only and needs an upgrade from 0003_uids_timestamps_due_kind to \(Migration.head.id), which cannot be written; nothing was changed and no backup was taken"
+        ),
         "\(arguments): \(result.errors)")
     }
     let plan = try run(["migrate", "plan"])
-    #expect(plan.status == 1 && plan.output.contains("\(path): the store is read-only: the upgrade cannot be written"), "\(plan.output)")
+    #expect(
+      plan.status == 1 && plan.output.contains("\(path): the store is read-only: the upgrade cannot be written"),
+      "\(plan.output)")
     #expect(try run(["migrate", "status"]).output.contains("state    behind"))
 
     #expect(MigrationBackup.list(for: path).isEmpty)

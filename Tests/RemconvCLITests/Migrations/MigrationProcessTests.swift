@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// A `remconv` child process with its output captured.
 private final class Child {
@@ -42,9 +43,9 @@ private final class Child {
     let deadline = Date().addingTimeInterval(seconds)
     // The numbers of nanosleep and clock_nanosleep.
     #if arch(x86_64)
-    let sleeps: Set<String> = ["35", "230"]
+      let sleeps: Set<String> = ["35", "230"]
     #else
-    let sleeps: Set<String> = ["101", "115"]
+      let sleeps: Set<String> = ["101", "115"]
     #endif
     while Date() < deadline, process.isRunning {
       let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
@@ -68,7 +69,9 @@ private final class Child {
     let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
     errorBytes.append(errorPipe.fileHandleForReading.readDataToEndOfFile())
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errorBytes, as: UTF8.self)
+    )
   }
 }
 
@@ -88,7 +91,8 @@ private final class Child {
     let originalReminders = try FixtureStores.rows(of: "reminders", inFile: path)
     let originalLists = try FixtureStores.rows(of: "lists", inFile: path)
 
-    let child = try Child(["export", "--store", path, "--output", directory.file("out.json")],
+    let child = try Child(
+      ["export", "--store", path, "--output", directory.file("out.json")],
       environment: ["REMCONV_TEST_PAUSE_AT_STEP": point])
     #expect(child.waitForError("remconv-test: paused at \(point)\n"), "the child reached \(point)")
     child.kill()
@@ -152,7 +156,8 @@ private final class Child {
     let impatient = try Child(["export", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "300"])
     let refused = impatient.finish()
     #expect(refused.status == 75)
-    #expect(refused.errors.contains("being upgraded or written by another remconv (waited 300 ms)"), "\(refused.errors)")
+    #expect(
+      refused.errors.contains("being upgraded or written by another remconv (waited 300 ms)"), "\(refused.errors)")
 
     let patient = try Child(["migrate", "up", "--store", path], environment: ["REMCONV_BUSY_TIMEOUT_MS": "30000"])
     #expect(patient.waitUntilWaitingForLock(on: path), "it waits for the lock")
@@ -160,7 +165,8 @@ private final class Child {
     holder.kill()
     let waited = patient.finish()
     #expect(waited.status == 0, "\(waited.errors)")
-    #expect(waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0007_converge_earlier_releases"))
+    #expect(
+      waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0007_converge_earlier_releases"))
     #expect(try Store.migrationStatus(at: path).state == .current)
   }
 }

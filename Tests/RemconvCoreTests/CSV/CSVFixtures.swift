@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Paths of the CSV fixtures, golden-file checks and small helpers shared by the CSV suites.
 enum CSVFixtures {

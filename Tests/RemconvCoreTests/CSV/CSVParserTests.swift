@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 /// The byte-level RFC 4180 parser: records, line ends, quoting, delimiters, limits.

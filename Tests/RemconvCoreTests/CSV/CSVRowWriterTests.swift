@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RemconvCore
 
 /// The CSV row writer: quoting only where needed, nil against "", --excel, delimiters.

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvCLI
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// remconv's own CSV: golden exports, lossless round trips, reading hand-made files.
 @Suite struct RemconvCSVFormatTests {

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvCLI
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// `csv:ticktick`: TickTick backups, on fixtures written after the real files and on the
 /// shared corpus when it is there.

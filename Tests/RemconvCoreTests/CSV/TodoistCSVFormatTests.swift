@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvCLI
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// `csv:todoist`: the Todoist project template, both directions.
 @Suite struct TodoistCSVFormatTests {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Detection from content: each dialect by its own member names, never by text in a value.
 @Suite struct DialectDetectionTests {
@@ -23,11 +24,16 @@ import RemconvTestSupport
   /// A remconv document whose notes quote other apps' JSON is still remconv's.
   @Test func quotedJSONInNotesDoesNotChangeTheFormat() throws {
     let folder = TemporaryDirectory()
-    let notes = ##"{\"kind\":\"tasks#task\",\"@odata.type\":\"#microsoft.graph.todoTask\",\"description\":\"x\",\"uuid\":\"y\"}"##
-    let document = #"{"format":"remconv","version":1,"lists":[{"id":"L","name":"N","reminders":[{"id":"R","title":"T","notes":""# + notes + #""}]}]}"#
+    let notes =
+      ##"{\"kind\":\"tasks#task\",\"@odata.type\":\"#microsoft.graph.todoTask\",\"description\":\"x\",\"uuid\":\"y\"}"##
+    let document =
+      #"{"format":"remconv","version":1,"lists":[{"id":"L","name":"N","reminders":[{"id":"R","title":"T","notes":""#
+      + notes + #""}]}]}"#
     let path = folder.write("pasted", document)
     #expect(try FormatRegistry.detect(for: .file(path)).name == "json")
-    for format in [TaskwarriorFormat.descriptor, MicrosoftToDoFormat.descriptor, GoogleTasksFormat.descriptor, JCalFormat.descriptor] {
+    for format in [
+      TaskwarriorFormat.descriptor, MicrosoftToDoFormat.descriptor, GoogleTasksFormat.descriptor, JCalFormat.descriptor,
+    ] {
       #expect(format.sniff?(Array(document.utf8)) == false, "\(format.name)")
     }
   }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct GoogleTasksTests {
   let format = GoogleTasksFormat.descriptor
@@ -81,15 +82,18 @@ import RemconvTestSupport
 
     let noID = try #require(outcome.reminder(titled: "No id"))
     #expect(noID.dueDate == .date(try Dialects.localDate("2026-12-24")))
-    #expect(noID.extra["googletasks"]?["due"] == .string("2026-12-24T15:30:00.000Z"), "a time Google would drop is kept")
+    #expect(
+      noID.extra["googletasks"]?["due"] == .string("2026-12-24T15:30:00.000Z"), "a time Google would drop is kept")
     #expect(outcome.warnings("missing-uid").count == 1)
     #expect(outcome.diagnostics.allSatisfy { $0.location?.line != nil })
   }
 
   @Test func isDetectedFromContent() throws {
     for name in ["Tasks.json", "tasklists.json", "tasks-page.json"] {
-      #expect(try FormatRegistry.detect(for: .file(Dialects.fixture("googletasks", name))).name == "googletasks", "\(name)")
+      #expect(
+        try FormatRegistry.detect(for: .file(Dialects.fixture("googletasks", name))).name == "googletasks", "\(name)")
     }
-    #expect(try FormatRegistry.detect(for: .file(Repository.path("Samples/googletasks/Tasks.json"))).name == "googletasks")
+    #expect(
+      try FormatRegistry.detect(for: .file(Repository.path("Samples/googletasks/Tasks.json"))).name == "googletasks")
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct JCalTests {
   let format = JCalFormat.descriptor
@@ -30,9 +31,11 @@ import RemconvTestSupport
     #expect(milk.url == "https://example.com/x")
     #expect(milk.createdAt == (try Dialects.timestamp("2026-11-20T08:00:00Z")))
     #expect(milk.editedAt == (try Dialects.timestamp("2026-11-29T11:59:00Z")))
-    #expect(milk.extra["jcal"]?["properties"] == .array([
-      .array([.string("x-apple-sort-order"), .object([:]), .string("unknown"), .string("545683380")])
-    ]))
+    #expect(
+      milk.extra["jcal"]?["properties"]
+        == .array([
+          .array([.string("x-apple-sort-order"), .object([:]), .string("unknown"), .string("545683380")])
+        ]))
 
     let gutters = outcome.reminders[1]
     #expect(!gutters.isDone)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct MicrosoftToDoTests {
   let format = MicrosoftToDoFormat.descriptor
@@ -87,16 +88,19 @@ import RemconvTestSupport
   @Test func readsAPageOfTasks() throws {
     let outcome = try Dialects.read(format, path: Dialects.fixture("mstodo", "page.json"), timeZone: Dialects.chicago)
     #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
-    #expect(outcome.reminders.map(\.title) == [
-      "Renew car insurance", "Quote from the broker", "Quote online", "Return library books", "Take out the recycling",
-    ])
+    #expect(
+      outcome.reminders.map(\.title) == [
+        "Renew car insurance", "Quote from the broker", "Quote online", "Return library books",
+        "Take out the recycling",
+      ])
     let insurance = outcome.reminders[0]
     #expect(insurance.priority == .high)
     #expect(!insurance.isDone)
     #expect(insurance.extra["mstodo"]?["status"] == .string("inProgress"))
     #expect(insurance.notes == "Compare the two quotes\nPolicy number 55-1234")
     #expect(insurance.tags == ["Red category", "car"])
-    #expect(insurance.dueDate == .date(try Dialects.localDate("2026-12-01")), "06:00 UTC is midnight in Chicago in winter")
+    #expect(
+      insurance.dueDate == .date(try Dialects.localDate("2026-12-01")), "06:00 UTC is midnight in Chicago in winter")
     #expect(insurance.createdAt == (try Dialects.timestamp("2026-11-02T15:04:05.123Z")))
     #expect(insurance.extra["mstodo"]?["reminderDateTime"] != nil)
     #expect(outcome.reminders[1].parentID == insurance.id && outcome.reminders[1].isDone)
@@ -105,7 +109,8 @@ import RemconvTestSupport
 
     let books = outcome.reminders[3]
     #expect(books.priority == .low && books.isDone)
-    #expect(books.dueDate == .date(try Dialects.localDate("2026-10-30")), "05:00 UTC is midnight in Chicago in summer time")
+    #expect(
+      books.dueDate == .date(try Dialects.localDate("2026-10-30")), "05:00 UTC is midnight in Chicago in summer time")
     #expect(books.completedAt == (try Dialects.timestamp("2026-10-30T05:00:00Z")))
     #expect(books.extra["mstodo"]?["body"] == nil, "an empty text body needs no keeping")
 
@@ -131,17 +136,22 @@ import RemconvTestSupport
   }
 
   @Test func readsABareArrayAndKeepsOtherStatuses() throws {
-    let outcome = try Dialects.read(format, path: Dialects.fixture("mstodo", "tasks-array.json"), timeZone: Dialects.berlin)
+    let outcome = try Dialects.read(
+      format, path: Dialects.fixture("mstodo", "tasks-array.json"), timeZone: Dialects.berlin)
     #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
     let lease = try #require(outcome.reminders.first)
     #expect(lease.extra["mstodo"]?["status"] == .string("waitingOnOthers"))
-    #expect(lease.dueDate == .date(try Dialects.localDate("2026-12-15")), "a midnight in a named zone is that day, wherever remconv runs")
+    #expect(
+      lease.dueDate == .date(try Dialects.localDate("2026-12-15")),
+      "a midnight in a named zone is that day, wherever remconv runs")
   }
 
   @Test func badValuesAreWarningsAndKept() throws {
-    let outcome = try Dialects.read(format, path: Dialects.fixture("mstodo", "bad-values.json"), timeZone: Dialects.chicago)
+    let outcome = try Dialects.read(
+      format, path: Dialects.fixture("mstodo", "bad-values.json"), timeZone: Dialects.chicago)
     let odd = try #require(outcome.reminder(titled: "Odd values"))
-    #expect(odd.priority == .none && !odd.isDone && odd.dueDate == nil && odd.createdAt == nil && odd.completedAt == nil)
+    #expect(
+      odd.priority == .none && !odd.isDone && odd.dueDate == nil && odd.createdAt == nil && odd.completedAt == nil)
     let invalid = try #require(odd.extra["invalid"]?.objectValue)
     #expect(invalid["importance"] == .string("urgent"))
     #expect(invalid["status"] == .string("archived"))

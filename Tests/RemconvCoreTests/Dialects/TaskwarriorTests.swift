@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct TaskwarriorTests {
   let format = TaskwarriorFormat.descriptor
@@ -148,7 +149,8 @@ import RemconvTestSupport
       #expect(again.reminder(reminder.id) == reminder)
     }
     // Taskwarrior's own fields come back as they were, derived ones are left out.
-    let original = try JSONParser.parse(try String(contentsOfFile: Dialects.fixture("taskwarrior", "export.json"), encoding: .utf8))
+    let original = try JSONParser.parse(
+      try String(contentsOfFile: Dialects.fixture("taskwarrior", "export.json"), encoding: .utf8))
     let rewritten = try JSONParser.parse(written.text)
     let originalTasks = try #require(original.arrayValue).compactMap(\.objectValue)
     let rewrittenTasks = try #require(rewritten.arrayValue).compactMap(\.objectValue)
@@ -181,7 +183,9 @@ import RemconvTestSupport
     #expect(tasks[0]["due"] == .string("20261129T225959Z"), "a date goes out as the end of that day in Berlin")
     #expect(tasks[0]["remconv_due"] == .string("2026-11-29"))
     #expect(tasks[0]["tags"] == .array([.string("weekend_plans"), .string("baking")]))
-    #expect(tasks[0]["annotations"] == .array([.object(["entry": .string("20261129T100000Z"), "description": .string("Vanilla\n\nCream")])]))
+    #expect(
+      tasks[0]["annotations"]
+        == .array([.object(["entry": .string("20261129T100000Z"), "description": .string("Vanilla\n\nCream")])]))
     #expect(tasks[0]["project"] == .string("Groceries"))
 
     #expect(tasks[1]["uuid"] == .string(StableID.derived(["taskwarrior", "ymv2zg9t2p"]).lowercased()))

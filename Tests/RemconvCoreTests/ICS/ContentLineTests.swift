@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct ICSContentLineTests {
@@ -53,7 +54,8 @@ import Testing
         changed[position] = byte
         let isLetter = name[position] >= UInt8(ascii: "A") && name[position] <= UInt8(ascii: "Z")
         let sameName = byte == name[position] || (isLetter && byte == name[position] + 0x20)
-        #expect((changed.withUnsafeBufferPointer(ICSName.init) == .remconvInvalid) == sameName, "byte \(byte) at \(position)")
+        #expect(
+          (changed.withUnsafeBufferPointer(ICSName.init) == .remconvInvalid) == sameName, "byte \(byte) at \(position)")
       }
     }
     // A non-ASCII name is never a known one, even where Unicode would upper-case it to one.
@@ -97,13 +99,17 @@ import Testing
   }
 
   @Test func splitsNameParametersAndValueRespectingQuotes() throws {
-    let parts = try #require(ContentLineParts(#"attendee;ROLE=REQ-PARTICIPANT;DELEGATED-FROM="mailto:a@x.org","mailto:b@x.org";CN="Doe; John":mailto:c@x.org"#))
+    let parts = try #require(
+      ContentLineParts(
+        #"attendee;ROLE=REQ-PARTICIPANT;DELEGATED-FROM="mailto:a@x.org","mailto:b@x.org";CN="Doe; John":mailto:c@x.org"#
+      ))
     #expect(parts.name == "ATTENDEE")
     #expect(parts.parameters.map(\.name) == ["ROLE", "DELEGATED-FROM", "CN"])
     #expect(parts.parameters[1].values == ["mailto:a@x.org", "mailto:b@x.org"])
     #expect(parts.parameter("CN") == "Doe; John")
     #expect(parts.value == "mailto:c@x.org")
-    #expect(parts.parameterText(excluding: ["ROLE"]) == #"DELEGATED-FROM="mailto:a@x.org","mailto:b@x.org";CN="Doe; John""#)
+    #expect(
+      parts.parameterText(excluding: ["ROLE"]) == #"DELEGATED-FROM="mailto:a@x.org","mailto:b@x.org";CN="Doe; John""#)
     #expect(ContentLineParts("NO COLON HERE") == nil)
     #expect(ContentLineParts(#"X;P="unclosed:value"#) == nil)
   }
@@ -179,8 +185,10 @@ import Testing
           let content = index == 0 ? piece[...] : piece.dropFirst()
           #expect(String(validating: Array(content), as: UTF8.self) != nil, "line \(index) splits a character")
         }
-        let unfolded = try #require(try ContentLineReader(
-          bytes: ByteReader(bytes: bytes, name: "t"), file: "t", diagnostics: nil).next())
+        let unfolded = try #require(
+          try ContentLineReader(
+            bytes: ByteReader(bytes: bytes, name: "t"), file: "t", diagnostics: nil
+          ).next())
         #expect(unfolded.text == line)
       }
     }

@@ -2,6 +2,7 @@ import Foundation
 import RemconvCLI
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// Real files from other applications (`shared/corpus/ics`, see its MANIFEST.md). Skipped when
@@ -59,7 +60,8 @@ import Testing
       let again = second.directory.file("again.ics")
       #expect(second.run(["export", "--format", "ics", "-o", again]).status == .ok)
       #expect(
-        (try? String(contentsOfFile: again, encoding: .utf8)) == (try? String(contentsOfFile: exported, encoding: .utf8)),
+        (try? String(contentsOfFile: again, encoding: .utf8))
+          == (try? String(contentsOfFile: exported, encoding: .utf8)),
         "\(path): the second export differs")
     }
   }
@@ -70,7 +72,8 @@ import Testing
       let text = String(decoding: bytes, as: UTF8.self)
       guard String(validating: Array(bytes), as: UTF8.self) != nil else { continue }
       let lf = try ICSTest.read(text: text.replacingOccurrences(of: "\r\n", with: "\n"))
-      let crlf = try ICSTest.read(text: text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n"))
+      let crlf = try ICSTest.read(
+        text: text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n"))
       #expect(lf.reminders == crlf.reminders, "\(path)")
       #expect(lf.lists == crlf.lists, "\(path)")
     }
@@ -83,16 +86,23 @@ import Testing
     let summary = try read("tasks-folding__long_summary.ics").reminders.first?.title
     #expect(summary == "https://android-developers.googleblog.com/2025/11/raising-bar-on-battery-performance.html")
     let description = try read("tasks-folding__long_description.ics").reminders.first?.notes
-    #expect(description == "[Google](www.google.com) link with *bold*\n\nLet's make this longerrrr, shall we? Here is _underline_ and **bold**\n\nAnd another line.")
+    #expect(
+      description
+        == "[Google](www.google.com) link with *bold*\n\nLet's make this longerrrr, shall we? Here is _underline_ and **bold**\n\nAnd another line."
+    )
 
     let allDay = try read("tasks-nextcloud__all_day_task.ics").reminders.first
     #expect(allDay?.dueDate?.description == "2021-02-01")
-    let stars = try (1...9).map { try read("tasks-nextcloud__priority_\($0)_star\($0 == 1 ? "" : "s").ics").reminders.first?.priority }
+    let stars = try (1...9).map {
+      try read("tasks-nextcloud__priority_\($0)_star\($0 == 1 ? "" : "s").ics").reminders.first?.priority
+    }
     #expect(stars == [.low, .low, .low, .low, .medium, .high, .high, .high, .high])
 
     let apple = try read("tasks-apple__basic_due_date.ics").reminders.first
     #expect(apple?.dueDate?.description == "2018-04-16T18:00:00 America/Chicago")
-    #expect(apple?.extra["ical"]?["lines"]?.arrayValue?.contains(.string("DTSTART;TZID=America/Chicago:20180416T180000")) == false)
+    #expect(
+      apple?.extra["ical"]?["lines"]?.arrayValue?.contains(.string("DTSTART;TZID=America/Chicago:20180416T180000"))
+        == false)
 
     let recurring = try read("tasks-thunderbird__completed_repeating_task.ics")
     #expect(recurring.reminders.count == 1)

@@ -2,6 +2,7 @@ import Foundation
 import RemconvCLI
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// Other programs read what remconv writes, and remconv reads what they write. These run when
@@ -111,18 +112,26 @@ import Testing
       #expect(["COMPLETED", "CANCELLED"].contains(status) == reminder.isDone, "\(reminder.id): \(status)")
       let priority = todo["priority"]?.intValue
       #expect(priority.map(Priority.init(iCalendarNumber:)) ?? .none == reminder.priority, "\(reminder.id)")
-      #expect(todo["completed"]?["value"]?.stringValue == reminder.completedAt.map { VTodoEncoder.utc($0).asExtendedUTC }, "\(reminder.id)")
+      #expect(
+        todo["completed"]?["value"]?.stringValue == reminder.completedAt.map { VTodoEncoder.utc($0).asExtendedUTC },
+        "\(reminder.id)")
       switch reminder.dueDate {
       case nil:
         #expect(todo["due"]?.isNull ?? true, "\(reminder.id)")
       case .date(let date):
-        #expect(todo["due"] == .object(["kind": .string("date"), "value": .string(date.description)]), "\(reminder.id)")
+        #expect(
+          todo["due"] == .object(["kind": .string("date"), "value": .string(date.description)]), "\(reminder.id)")
       case .floating(let time):
-        #expect(todo["due"] == .object(["kind": .string("floating"), "value": .string(time.description)]), "\(reminder.id)")
+        #expect(
+          todo["due"] == .object(["kind": .string("floating"), "value": .string(time.description)]), "\(reminder.id)")
       case .utc(let time):
-        #expect(todo["due"] == .object(["kind": .string("utc"), "value": .string(time.description + "Z")]), "\(reminder.id)")
+        #expect(
+          todo["due"] == .object(["kind": .string("utc"), "value": .string(time.description + "Z")]), "\(reminder.id)")
       case .zoned(let time, let zone):
-        #expect(todo["due"] == .object(["kind": .string("zoned"), "value": .string(time.description), "zone": .string(zone)]), "\(reminder.id)")
+        #expect(
+          todo["due"]
+            == .object(["kind": .string("zoned"), "value": .string(time.description), "zone": .string(zone)]),
+          "\(reminder.id)")
       }
     }
   }
@@ -143,7 +152,8 @@ import Testing
     #expect(bench.run(["export", "--format", "vdir", "-o", root]).status == .ok)
     var paths: [String] = []
     for folder in try FileManager.default.contentsOfDirectory(atPath: root) {
-      for file in try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder) where file.hasSuffix(".ics") {
+      for file in try FileManager.default.contentsOfDirectory(atPath: root + "/" + folder) where file.hasSuffix(".ics")
+      {
         paths.append(root + "/" + folder + "/" + file)
       }
     }
@@ -215,11 +225,19 @@ import Testing
     try FileManager.default.createDirectory(atPath: root + "/Errands", withIntermediateDirectories: true)
     let config = todomanConfig(in: bench.directory, root: root)
     let home = bench.directory.path
-    #expect(try todoman(["new", "-l", "Errands", "--due", "2026-12-01", "--priority", "high", "Buy stamps"], config: config, home: home).status == 0)
-    #expect(try todoman(["new", "-l", "Errands", "--due", "2026-12-02 09:30", "Call Anna, today"], config: config, home: home).status == 0)
+    #expect(
+      try todoman(
+        ["new", "-l", "Errands", "--due", "2026-12-01", "--priority", "high", "Buy stamps"], config: config, home: home
+      ).status == 0)
+    #expect(
+      try todoman(
+        ["new", "-l", "Errands", "--due", "2026-12-02 09:30", "Call Anna, today"], config: config, home: home
+      ).status == 0)
     #expect(try todoman(["new", "-l", "Errands", "Finished already"], config: config, home: home).status == 0)
     let listed = try todoman(["--porcelain", "list"], config: config, home: home)
-    let finishedID = try JSONParser.parse(listed.output).arrayValue?.first { $0["summary"]?.stringValue == "Finished already" }?["id"]?.intValue
+    let finishedID = try JSONParser.parse(listed.output).arrayValue?.first {
+      $0["summary"]?.stringValue == "Finished already"
+    }?["id"]?.intValue
     #expect(try todoman(["done", String(try #require(finishedID))], config: config, home: home).status == 0)
 
     let result = bench.run(["import", root])
@@ -250,6 +268,7 @@ extension String {
     let digits = Array(self)
     guard digits.count == 16 else { return self }
     func part(_ range: Range<Int>) -> String { String(digits[range]) }
-    return part(0..<4) + "-" + part(4..<6) + "-" + part(6..<8) + "T" + part(9..<11) + ":" + part(11..<13) + ":" + part(13..<15) + "Z"
+    return part(0..<4) + "-" + part(4..<6) + "-" + part(6..<8) + "T" + part(9..<11) + ":" + part(11..<13) + ":"
+      + part(13..<15) + "Z"
   }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 /// remconv's own rules for the property lines it keeps (docs/formats-ics.md, *Who parses*).
 @Suite struct ICSPropertyRulesTests {
   private func todo(_ lines: [String]) throws -> (Reminder, ICSTest.ReadResult) {
-    let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VTODO", "UID:r1", "SUMMARY:t"] + lines
+    let text =
+      (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VTODO", "UID:r1", "SUMMARY:t"] + lines
       + ["END:VTODO", "END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
     let result = try ICSTest.read(text: text)
     return (try #require(result.reminder("r1")), result)
@@ -47,10 +49,11 @@ import Testing
     let (reminder, _) = try todo([
       "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:garbage", "DESCRIPTION:", "END:VALARM",
     ])
-    #expect(strings(reminder.extra["ical"]?["lines"]) == [
-      "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "X-REMCONV-INVALID:TRIGGER:garbage",
-      "X-REMCONV-INVALID:DESCRIPTION:", "END:VALARM",
-    ])
+    #expect(
+      strings(reminder.extra["ical"]?["lines"]) == [
+        "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "X-REMCONV-INVALID:TRIGGER:garbage",
+        "X-REMCONV-INVALID:DESCRIPTION:", "END:VALARM",
+      ])
   }
 
   @Test func theReadValuesOfTheVTodoAreLeftToTheirReaders() throws {

@@ -2,6 +2,7 @@ import Foundation
 import RemconvCLI
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct ICSReaderTests {
@@ -15,7 +16,8 @@ import Testing
     #expect(result.reminder("due-utc")?.dueDate == .utc(nine))
     #expect(result.reminder("due-floating")?.dueDate == .floating(nine))
     #expect(result.reminder("due-zoned")?.dueDate == .zoned(nine, timeZone: "Asia/Tokyo"))
-    #expect(result.reminder("due-date-no-value")?.dueDate == .date(try #require(LocalDate(year: 2026, month: 12, day: 1))))
+    #expect(
+      result.reminder("due-date-no-value")?.dueDate == .date(try #require(LocalDate(year: 2026, month: 12, day: 1))))
     #expect(result.diagnostics.isEmpty)
   }
 
@@ -44,7 +46,10 @@ import Testing
       #expect(bench.run(["import", ICSTest.fixture("due-kinds.ics")]).status == .ok)
       snapshots.append(bench.snapshot())
     }
-    #expect(snapshots[0].contains(#""id":"due-date","title":"All-day","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":"2026-11-30","dueTimeZone":null"#))
+    #expect(
+      snapshots[0].contains(
+        #""id":"due-date","title":"All-day","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":"2026-11-30","dueTimeZone":null"#
+      ))
     #expect(snapshots[0] == snapshots[1])
   }
 
@@ -154,9 +159,11 @@ import Testing
     let broken = try #require(result.reminder("q-bad-dates"))
     #expect(broken.title == "Broken start date")
     #expect(broken.dueDate == nil)
-    #expect(broken.extra["ical"]?["invalid"] == .array([
-      .string("DTSTART:20131009T170000T"), .string("DUE:-0011130T160000"), .string("PRIORITY:x"),
-    ]))
+    #expect(
+      broken.extra["ical"]?["invalid"]
+        == .array([
+          .string("DTSTART:20131009T170000T"), .string("DUE:-0011130T160000"), .string("PRIORITY:x"),
+        ]))
     let badValueWarnings = result.warnings("invalid-value").filter { $0.uid == "q-bad-dates" }
     #expect(badValueWarnings.map(\.location?.line) == [31, 32])
   }
@@ -173,9 +180,10 @@ import Testing
     // Synology's misspelt properties libical refuses are kept as they were.
     let synology = try #require(result.reminder("q-synology@172.18.0.1"))
     #expect(synology.isDone)
-    #expect(synology.extra["ical"]?["invalid"]?.arrayValue?.compactMap(\.stringValue) == [
-      "LAST-MOD:20260101T100000", "PERCENT_COMPLETE:100", "DESCRIPTION:", "LOCATION:",
-    ])
+    #expect(
+      synology.extra["ical"]?["invalid"]?.arrayValue?.compactMap(\.stringValue) == [
+        "LAST-MOD:20260101T100000", "PERCENT_COMPLETE:100", "DESCRIPTION:", "LOCATION:",
+      ])
     #expect(synology.extra["ical"]?["lines"]?.arrayValue == [.string("TRANSP:OPAQUE")])
   }
 
@@ -184,15 +192,19 @@ import Testing
     let gifts = try #require(result.reminder("q-empty-priority.1519164997000"))
     #expect(gifts.tags == ["Family", "Gifts, small", "Birthday"])
     #expect(gifts.url == "https://example.org/wishlist?id=42&lang=de")
-    #expect(gifts.notes == "[ ] Board game\n[ ] Kite\n[ ] Puzzle with 1000 pieces for the long winter evenings\n[ ] Kids' book für Anna")
+    #expect(
+      gifts.notes
+        == "[ ] Board game\n[ ] Kite\n[ ] Puzzle with 1000 pieces for the long winter evenings\n[ ] Kids' book für Anna"
+    )
     let flagged = try #require(result.reminder("q-flagged"))
     #expect(flagged.flagged)
     #expect(flagged.title == "Flagged and tagged")
     #expect(flagged.extra["ical"]?["parameters"] == .object(["SUMMARY": .string("LANGUAGE=en")]))
-    #expect(flagged.extra["ical"]?["lines"]?.arrayValue?.compactMap(\.stringValue) == [
-      "GEO:52.52;13.40", "ATTACH;FMTTYPE=text/plain:https://example.org/notes.txt", "CLASS:PRIVATE",
-      "X-UNKNOWN-PROP;param1=xxx:Unknown Value",
-    ])
+    #expect(
+      flagged.extra["ical"]?["lines"]?.arrayValue?.compactMap(\.stringValue) == [
+        "GEO:52.52;13.40", "ATTACH;FMTTYPE=text/plain:https://example.org/notes.txt", "CLASS:PRIVATE",
+        "X-UNKNOWN-PROP;param1=xxx:Unknown Value",
+      ])
   }
 
   @Test func readsTimestampsAndWarnsOnceAboutFloatingOnes() throws {
@@ -209,7 +221,8 @@ import Testing
   @Test func theStampIsTheEditTimeOnlyWhenNoLastModifiedIsGiven() throws {
     let text = "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:s\nDTSTAMP:20260102T030405Z\nEND:VTODO\nEND:VCALENDAR\n"
     #expect(try ICSTest.read(text: text).reminder("s")?.editedAt?.description == "2026-01-02T03:04:05Z")
-    let ours = "BEGIN:VCALENDAR\nPRODID:\(ICSFormat.productID)\nBEGIN:VTODO\nUID:s\nDTSTAMP:20260102T030405Z\nEND:VTODO\nEND:VCALENDAR\n"
+    let ours =
+      "BEGIN:VCALENDAR\nPRODID:\(ICSFormat.productID)\nBEGIN:VTODO\nUID:s\nDTSTAMP:20260102T030405Z\nEND:VTODO\nEND:VCALENDAR\n"
     #expect(try ICSTest.read(text: ours).reminder("s")?.editedAt == nil)
   }
 
@@ -244,7 +257,10 @@ import Testing
     let bench = TestBench()
     let text = try String(contentsOfFile: ICSTest.fixture("subtasks.ics"), encoding: .utf8)
     #expect(bench.run(["import", "--format", "ics", "--list", "Piped", "-"], input: text).status == .ok)
-    #expect(bench.snapshot().contains(#""id":"child-before-parent","title":"Label the boxes","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#))
+    #expect(
+      bench.snapshot().contains(
+        #""id":"child-before-parent","title":"Label the boxes","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#
+      ))
   }
 
   @Test func thePrescanFindsChildLinksHoweverTheyAreSpelled() throws {
@@ -316,7 +332,10 @@ import Testing
     #expect(reading.id == "list-one-uid")
     #expect(reading.color == "#1BADF8")
     #expect(reading.symbol == "book")
-    #expect(reading.extra["ical"]?["lines"]?.arrayValue == [.string("CALSCALE:GREGORIAN"), .string("X-WR-TIMEZONE:Europe/Berlin")])
+    #expect(
+      reading.extra["ical"]?["lines"]?.arrayValue == [
+        .string("CALSCALE:GREGORIAN"), .string("X-WR-TIMEZONE:Europe/Berlin"),
+      ])
     #expect(result.lists[1].color == "#63DA38")
     #expect(result.reminder("book-1")?.listID == "list-one-uid")
     #expect(result.reminder("film-1")?.listID == result.lists[1].id)

@@ -1,5 +1,6 @@
 import Foundation
 import RemconvTestSupport
+
 @testable import RemconvCore
 
 /// Reading and writing iCalendar in tests.
@@ -15,7 +16,9 @@ enum ICSTest {
       url.deleteLastPathComponent()
       let candidate = url.appendingPathComponent("shared/corpus/ics").path
       var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), isFolder.boolValue { return candidate }
+      if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), isFolder.boolValue {
+        return candidate
+      }
     }
     return nil
   }
@@ -40,14 +43,16 @@ enum ICSTest {
 
   /// Reads text as if it came on standard input.
   static func read(text: String, timeZone: String = "Europe/Berlin") throws -> ReadResult {
-    try read(source: .standardInput, preopened: ByteReader(bytes: Array(text.utf8), name: "<stdin>"), timeZone: timeZone)
+    try read(
+      source: .standardInput, preopened: ByteReader(bytes: Array(text.utf8), name: "<stdin>"), timeZone: timeZone)
   }
 
   private static func read(source: InputSource, preopened: ByteReader?, timeZone: String) throws -> ReadResult {
     var options = ReaderOptions()
     options.timeZone = TimeZone(identifier: timeZone) ?? .current
     let log = DiagnosticLog()
-    let reader = try ICSReader(context: ReaderContext(source: source, diagnostics: log, options: options, preopened: preopened))
+    let reader = try ICSReader(
+      context: ReaderContext(source: source, diagnostics: log, options: options, preopened: preopened))
     return try drain(reader, log: log)
   }
 
@@ -69,12 +74,15 @@ enum ICSTest {
   }
 
   /// The text the ICS writer makes of `lists`, at the fixed time `now`.
-  static func write(_ lists: [(ReminderList, [Reminder])], now: String = "2026-11-29T10:00:00Z") throws -> (String, [Diagnostic]) {
+  static func write(_ lists: [(ReminderList, [Reminder])], now: String = "2026-11-29T10:00:00Z") throws -> (
+    String, [Diagnostic]
+  ) {
     let output = ByteWriter()
     let log = DiagnosticLog()
     var options = WriterOptions()
     options.now = Timestamp(iso: now)?.date ?? Date(timeIntervalSince1970: 0)
-    let writer = try ICSFormat.Writer(context: WriterContext(target: .stream(output), diagnostics: log, options: options))
+    let writer = try ICSFormat.Writer(
+      context: WriterContext(target: .stream(output), diagnostics: log, options: options))
     for (list, reminders) in lists {
       try writer.beginList(list)
       for reminder in reminders { try writer.write(reminder, in: list, depth: 0) }
@@ -90,8 +98,16 @@ enum ICSTest {
     var kept: [Substring] = []
     var inZone = false
     for line in text.split(separator: "\r\n", omittingEmptySubsequences: false) {
-      if line == "BEGIN:VTIMEZONE" { inZone = true; kept.append(line); continue }
-      if line == "END:VTIMEZONE" { inZone = false; kept.append(line); continue }
+      if line == "BEGIN:VTIMEZONE" {
+        inZone = true
+        kept.append(line)
+        continue
+      }
+      if line == "END:VTIMEZONE" {
+        inZone = false
+        kept.append(line)
+        continue
+      }
       if inZone, !line.hasPrefix("TZID:") { continue }
       kept.append(line)
     }
@@ -102,7 +118,9 @@ enum ICSTest {
   static func exists(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
   /// Runs a program and returns its exit status, standard output and standard error.
-  static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil) throws
+  static func run(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+  ) throws
     -> ProcessOutcome
   {
     try Program.run(executable, arguments, environment: environment, input: input)

@@ -2,6 +2,7 @@ import Foundation
 import RemconvCLI
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct ICSWriterTests {
@@ -20,7 +21,8 @@ import Testing
       return
     }
     let golden = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(ICSTest.withoutTimeZoneBodies(actual) == ICSTest.withoutTimeZoneBodies(golden), "differs from \(relativePath)")
+    #expect(
+      ICSTest.withoutTimeZoneBodies(actual) == ICSTest.withoutTimeZoneBodies(golden), "differs from \(relativePath)")
   }
 
   private func export(_ bench: TestBench, _ arguments: [String] = []) throws -> String {
@@ -98,10 +100,16 @@ import Testing
     let granular = Reminder(
       id: "granular", listID: "L", title: "Three", priority: .high, extra: ["ical": .object(["priority": .number(3)])])
     let regraded = Reminder(
-      id: "regraded", listID: "L", title: "Was three", priority: .low, extra: ["ical": .object(["priority": .number(3)])])
+      id: "regraded", listID: "L", title: "Was three", priority: .low,
+      extra: ["ical": .object(["priority": .number(3)])])
     let (text, diagnostics) = try ICSTest.write([(list, [done, cancelled, granular, regraded])])
-    #expect(text.contains("UID:done\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Done\r\nSTATUS:COMPLETED\r\nCOMPLETED:20261128T162000Z\r\nPERCENT-COMPLETE:100\r\nPRIORITY:1\r\nCATEGORIES:a\\,b,c\r\n"))
-    #expect(text.contains("UID:cancelled\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Cancelled\r\nSTATUS:CANCELLED\r\nPRIORITY:9\r\n"))
+    #expect(
+      text.contains(
+        "UID:done\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Done\r\nSTATUS:COMPLETED\r\nCOMPLETED:20261128T162000Z\r\nPERCENT-COMPLETE:100\r\nPRIORITY:1\r\nCATEGORIES:a\\,b,c\r\n"
+      ))
+    #expect(
+      text.contains(
+        "UID:cancelled\r\nDTSTAMP:20261129T100000Z\r\nSUMMARY:Cancelled\r\nSTATUS:CANCELLED\r\nPRIORITY:9\r\n"))
     #expect(text.contains("SUMMARY:Three\r\nSTATUS:NEEDS-ACTION\r\nPRIORITY:3\r\n"))
     #expect(text.contains("SUMMARY:Was three\r\nSTATUS:NEEDS-ACTION\r\nPRIORITY:9\r\n"))
     #expect(diagnostics.map(\.code) == ["cannot-carry"])
@@ -136,7 +144,9 @@ import Testing
     let source = try ICSTest.read(path: ICSTest.fixture("thunderbird-style.ics"))
     let list = try #require(source.lists.first)
     let (text, _) = try ICSTest.write([(list, source.reminders)])
-    #expect(text.contains("RRULE:FREQ=DAILY\r\nDTSTART;TZID=America/Chicago:20260106T070000\r\nX-MOZ-GENERATION:2\r\nBEGIN:VALARM\r\n"))
+    #expect(
+      text.contains(
+        "RRULE:FREQ=DAILY\r\nDTSTART;TZID=America/Chicago:20260106T070000\r\nX-MOZ-GENERATION:2\r\nBEGIN:VALARM\r\n"))
     #expect(text.contains("END:VTODO\r\nBEGIN:VTODO\r\nCREATED:20260106T155900Z\r\n"))
     #expect(text.contains("RECURRENCE-ID;TZID=America/Chicago:20260106T070000\r\n"))
     #expect(text.components(separatedBy: "BEGIN:VTIMEZONE").count == 2)

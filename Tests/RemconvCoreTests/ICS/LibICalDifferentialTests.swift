@@ -1,6 +1,7 @@
 import Foundation
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// remconv's own parser is the only parser of an import (docs/formats-ics.md); libical is its
@@ -36,7 +37,8 @@ import Testing
     // Without the corpus the differential test covers only the repository's own files: said
     // here in every run, and a failure in CI, where the corpus must be provided.
     guard Self.corpusRoot == nil else { return }
-    let message = "the shared corpus (shared/corpus/ics beside the repository, or $REMCONV_CORPUS) is absent: "
+    let message =
+      "the shared corpus (shared/corpus/ics beside the repository, or $REMCONV_CORPUS) is absent: "
       + "LibICalDifferentialTests compared only the fixtures, samples and fuzz regressions"
     if ProcessInfo.processInfo.environment["CI"] == "true" {
       Issue.record(Comment(rawValue: message))
@@ -62,14 +64,15 @@ import Testing
   static let refusedOnlyByRemconv: [String: String] = [
     "end-does-not-match-begin.ics": "an END that closes another component than the last BEGIN; libical closes both",
     "nesting-300.ics": "300 nested components, past remconv's nesting limit; libical nests them all",
-    "vtimezone-secondly.ics": "a VTIMEZONE whose RRULE changes the offset every second; libical would expand it without end",
+    "vtimezone-secondly.ics":
+      "a VTIMEZONE whose RRULE changes the offset every second; libical would expand it without end",
     "vtimezone-hourly-due-9999.ics": "a VTIMEZONE with an hourly RRULE, expanded by libical up to the year 9999",
   ]
 
   /// Inputs libical makes nothing of that remconv reads, each with its reason.
   static let readOnlyByRemconv: [String: String] = [
     "unnamed-component.ics": "libical gives up on the whole input at a `BEGIN:` without a name; remconv skips that "
-      + "component with a warning and reads the VTODOs around it",
+      + "component with a warning and reads the VTODOs around it"
   ]
 
   /// A property libical drops that remconv keeps, or the reverse, by the kind of the reason.
@@ -218,7 +221,9 @@ import Testing
         continue
       }
       let at = "\(name), UID \(uid)"
-      #expect(Self.sameText(reminder.title, todo.summary), "\(at): SUMMARY \(reminder.title) against \(todo.summary ?? "none")")
+      #expect(
+        Self.sameText(reminder.title, todo.summary),
+        "\(at): SUMMARY \(reminder.title) against \(todo.summary ?? "none")")
       #expect(Self.sameText(reminder.notes, todo.description), "\(at): DESCRIPTION")
       let ical = reminder.extra["ical"]
       let invalid = ical?["invalid"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct TimeZoneResolverTests {
@@ -17,7 +18,9 @@ import Testing
       "/freeassociation.sourceforge.net/Tzfile/America/Toronto", "/freeassociation.sourceforge.net/America/Toronto",
       "/softwarestudio.org/Olson_20011030_5/America/Toronto", "/mozilla.org/20050126_1/America/Toronto",
     ] {
-      #expect(TimeZoneResolver.resolve(tzid, vtimezone: nil) == .mapped("America/Toronto", reason: "its IANA name after the prefix"), "\(tzid)")
+      #expect(
+        TimeZoneResolver.resolve(tzid, vtimezone: nil)
+          == .mapped("America/Toronto", reason: "its IANA name after the prefix"), "\(tzid)")
     }
   }
 
@@ -28,13 +31,19 @@ import Testing
         ContentLine(text: "BEGIN:VTIMEZONE", line: 1), ContentLine(text: "TZID:Custom 7", line: 2),
         ContentLine(text: "X-LIC-LOCATION:Asia/Bangkok", line: 3), ContentLine(text: "END:VTIMEZONE", line: 4),
       ], startLine: 1)
-    #expect(TimeZoneResolver.resolve("Custom 7", vtimezone: block) == .mapped("Asia/Bangkok", reason: "the X-LIC-LOCATION of its VTIMEZONE"))
+    #expect(
+      TimeZoneResolver.resolve("Custom 7", vtimezone: block)
+        == .mapped("Asia/Bangkok", reason: "the X-LIC-LOCATION of its VTIMEZONE"))
     #expect(TimeZoneResolver.resolve("Custom 7", vtimezone: nil) == .unresolved)
   }
 
   @Test func windowsNamesMapToZonesThisSystemKnows() {
-    #expect(TimeZoneResolver.resolve("W. Europe Standard Time", vtimezone: nil) == .mapped("Europe/Berlin", reason: "the CLDR zone for this Windows name"))
-    #expect(TimeZoneResolver.resolve("Tokyo Standard Time", vtimezone: nil) == .mapped("Asia/Tokyo", reason: "the CLDR zone for this Windows name"))
+    #expect(
+      TimeZoneResolver.resolve("W. Europe Standard Time", vtimezone: nil)
+        == .mapped("Europe/Berlin", reason: "the CLDR zone for this Windows name"))
+    #expect(
+      TimeZoneResolver.resolve("Tokyo Standard Time", vtimezone: nil)
+        == .mapped("Asia/Tokyo", reason: "the CLDR zone for this Windows name"))
     for (windows, iana) in TimeZoneResolver.windowsZones {
       #expect(TimeZoneResolver.isIANA(iana), "\(windows) → \(iana)")
       #expect(TimeZone(identifier: iana) != nil, "\(windows) → \(iana)")
@@ -52,12 +61,14 @@ import Testing
   }
 
   @Test func aVTimezoneFromTheInputGivesInstants() throws {
-    let text = "BEGIN:VTIMEZONE\r\nTZID:Plus 0530\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\nTZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+    let text =
+      "BEGIN:VTIMEZONE\r\nTZID:Plus 0530\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\nTZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
     let zone = try ICalTimeZone(vtimezone: Array(text.utf8), lastYear: 2200, maximumChanges: 10)
     let wall = try #require(LocalDateTime(iso: "2026-02-02T10:00:00"))
     #expect(LocalDateTime(secondsSinceEpoch: zone.utcSeconds(of: wall)).description == "2026-02-02T04:30:00")
     #expect(throws: ICalTimeZone.Refusal.unreadable) {
-      try ICalTimeZone(vtimezone: Array("BEGIN:VTODO\r\nUID:x\r\nEND:VTODO\r\n".utf8), lastYear: 2200, maximumChanges: 10)
+      try ICalTimeZone(
+        vtimezone: Array("BEGIN:VTODO\r\nUID:x\r\nEND:VTODO\r\n".utf8), lastYear: 2200, maximumChanges: 10)
     }
   }
 
@@ -68,13 +79,17 @@ import Testing
       "BEGIN:VTIMEZONE\r\nTZID:Odd\r\nBEGIN:STANDARD\r\nDTSTART:16010101T020000\r\n\(rule)TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
     }
     // Outlook's shape: one change a year from 1601 to 2205.
-    _ = try ICalTimeZone(vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 10_000)
+    _ = try ICalTimeZone(
+      vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 10_000
+    )
     #expect(throws: ICalTimeZone.Refusal.tooManyChanges(limit: 500, year: 2205)) {
-      try ICalTimeZone(vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 500)
+      try ICalTimeZone(
+        vtimezone: Array(zone("RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n").utf8), lastYear: 2200, maximumChanges: 500)
     }
     #expect(throws: ICalTimeZone.Refusal.tooManyChanges(limit: 10_000, year: 2205)) {
       try ICalTimeZone(
-        vtimezone: Array(zone("RRULE:FREQ=MONTHLY;BYMONTHDAY=1,2,3,4,5,6,7;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11\r\n").utf8), lastYear: 2200,
+        vtimezone: Array(zone("RRULE:FREQ=MONTHLY;BYMONTHDAY=1,2,3,4,5,6,7;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11\r\n").utf8),
+        lastYear: 2200,
         maximumChanges: 10_000)
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import RemconvCLI
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 @Suite struct VdirTests {
@@ -41,16 +42,21 @@ import Testing
     #expect(contents(root + "/Groceries/displayname") == "Groceries")
     #expect(contents(root + "/Groceries/color") == "#34C759")
     #expect(contents(root + "/Groceries/remconv-symbol") == "cart")
-    let items = try FileManager.default.contentsOfDirectory(atPath: root + "/Work").filter { $0.hasSuffix(".ics") }.sorted()
+    let items = try FileManager.default.contentsOfDirectory(atPath: root + "/Work").filter { $0.hasSuffix(".ics") }
+      .sorted()
     #expect(items.count == 4)
     let item = contents(root + "/Work/B1A7E0C2-0002-4F00-8000-000000000001.ics")
-    #expect(item.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//remconv//NONSGML remconv//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"))
+    #expect(
+      item.hasPrefix(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//remconv//NONSGML remconv//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"
+      ))
     #expect(item.contains("DUE;TZID=Europe/Berlin:20261130T090000\r\n"))
     #expect(item.hasSuffix("END:VTODO\r\nEND:VCALENDAR\r\n"))
     #expect(item.components(separatedBy: "BEGIN:VTODO").count == 2)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/Someday").sorted() == [
-      "color", "displayname", "remconv-created", "remconv-id", "remconv-symbol",
-    ])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: root + "/Someday").sorted() == [
+        "color", "displayname", "remconv-created", "remconv-id", "remconv-symbol",
+      ])
     #expect(contents(root + "/Someday/remconv-id") == "6F1C2B0E-5D7A-4C55-9F1E-3A1B2C3D4E04")
   }
 
@@ -63,9 +69,11 @@ import Testing
     #expect(try FileManager.default.subpathsOfDirectory(atPath: sample).sorted() == written)
     for path in written {
       var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+      guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder), !isFolder.boolValue
+      else { continue }
       #expect(
-        ICSTest.withoutTimeZoneBodies(contents(root + "/" + path)) == ICSTest.withoutTimeZoneBodies(contents(sample + "/" + path)),
+        ICSTest.withoutTimeZoneBodies(contents(root + "/" + path))
+          == ICSTest.withoutTimeZoneBodies(contents(sample + "/" + path)),
         "Samples/vdir/\(path) differs")
     }
   }
@@ -129,12 +137,15 @@ import Testing
     bench.directory.write("Errands/displayname", "Errands & more\n")
     bench.directory.write("Errands/color", "#ff2968ff")
     bench.directory.write("Errands/remconv-created", "yesterday")
-    bench.directory.write("Errands/a.ics", "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    bench.directory.write(
+      "Errands/a.ics", "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:First\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
     bench.directory.write("Errands/b.ics.tmp", "not an item")
     bench.directory.write("Errands/.hidden.ics", "not an item either")
     bench.directory.write("Errands/notes", "metadata, not an item")
-    bench.directory.write("Errands/no-uid.ics", "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Second\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
-    bench.directory.write("Errands/event.ics", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:e\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    bench.directory.write(
+      "Errands/no-uid.ics", "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Second\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    bench.directory.write(
+      "Errands/event.ics", "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:e\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
     let result = bench.run(["import", folder, "--report", "json"])
     #expect(result.status == .ok, "\(result.errors)")
     #expect(result.output.contains(#""VEVENT":1"#))
@@ -151,12 +162,18 @@ import Testing
 
   @Test func aChildFileBeforeItsParentFileIsLinked() throws {
     let bench = TestBench()
-    bench.directory.write("v/Move/a-child.ics", "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:child\r\nSUMMARY:Child\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    bench.directory.write(
+      "v/Move/a-child.ics",
+      "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:child\r\nSUMMARY:Child\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
     bench.directory.write(
       "v/Move/b-parent.ics",
-      "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:parent\r\nSUMMARY:Parent\r\nRELATED-TO;RELTYPE=CHILD:child\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+      "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:parent\r\nSUMMARY:Parent\r\nRELATED-TO;RELTYPE=CHILD:child\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    )
     #expect(bench.run(["import", bench.directory.file("v")]).status == .ok)
-    #expect(bench.snapshot().contains(#""id":"child","title":"Child","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#))
+    #expect(
+      bench.snapshot().contains(
+        #""id":"child","title":"Child","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#
+      ))
   }
 
   @Test func aBrokenItemFailsTheImportWithItsFileAndLine() {

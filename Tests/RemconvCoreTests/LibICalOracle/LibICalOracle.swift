@@ -1,5 +1,6 @@
-import Foundation
 internal import CICal
+import Foundation
+
 @testable import RemconvCore
 
 /// libical as the tests' oracle: what it makes of an input, for `LibICalDifferentialTests` to
@@ -121,7 +122,9 @@ enum LibICalOracle {
     while let current = related {
       let value = icalproperty_get_relatedto(current).map { String(cString: $0) } ?? ""
       let type = icalproperty_get_first_parameter(current, ICAL_RELTYPE_PARAMETER)
-        .flatMap { icalparameter_get_xvalue($0) ?? icalparameter_enum_to_string(Int32(icalparameter_get_reltype($0).rawValue)) }
+        .flatMap {
+          icalparameter_get_xvalue($0) ?? icalparameter_enum_to_string(Int32(icalparameter_get_reltype($0).rawValue))
+        }
         .map { String(cString: $0) }
       todo.relatedTo.append((value, type))
       related = icalcomponent_get_next_property(component, ICAL_RELATEDTO_PROPERTY)
@@ -136,10 +139,11 @@ enum LibICalOracle {
   }
 
   private static func time(_ value: icaltimetype, of property: OpaquePointer) -> Time {
-    let text = icaltime_as_ical_string_r(value).map { buffer in
-      defer { icalmemory_free_buffer(buffer) }
-      return String(cString: buffer)
-    } ?? ""
+    let text =
+      icaltime_as_ical_string_r(value).map { buffer in
+        defer { icalmemory_free_buffer(buffer) }
+        return String(cString: buffer)
+      } ?? ""
     let tzid = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER).flatMap(icalparameter_get_tzid)
       .map { String(cString: $0) }
     return Time(text: text, tzid: tzid)

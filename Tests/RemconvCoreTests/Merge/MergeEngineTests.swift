@@ -203,7 +203,9 @@ import Testing
     let known = KnownRecords()
     let diagnostics = DiagnosticLog()
     noteDigest(3, for: "CHILD", in: known, diagnostics: diagnostics)
-    try merge([Self.work, Self.item("CHILD", parent: "PARENT"), Self.item("PARENT")], knownRecords: known, diagnostics: diagnostics)
+    try merge(
+      [Self.work, Self.item("CHILD", parent: "PARENT"), Self.item("PARENT")], knownRecords: known,
+      diagnostics: diagnostics)
     #expect(repository.sourceDigest(uid: "CHILD") == nil)
   }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct BackupRestoreTests {
   /// A store upgraded from v0001, with the backup the upgrade took.
@@ -24,8 +25,12 @@ import RemconvTestSupport
     #expect(try FixtureUpgradeTests.permissions(of: backup.path) == 0o600)
     let counts = try StoreSnapshot.tableCounts(try Database(path: FixtureStores.path("v0002.sqlite"), mode: .readOnly))
     try MigrationBackup.verify(backup.path, counts: counts)
-    #expect(try Database(path: backup.path, mode: .readOnly).scalar("PRAGMA journal_mode") == .text("delete"), "a backup is one self-contained file")
-    #expect(MigrationBackup.nextPath(for: path, from: 2, to: 7, at: options.now()) == path + ".backup-0002-to-0007-20261129T100000Z-2.sqlite")
+    #expect(
+      try Database(path: backup.path, mode: .readOnly).scalar("PRAGMA journal_mode") == .text("delete"),
+      "a backup is one self-contained file")
+    #expect(
+      MigrationBackup.nextPath(for: path, from: 2, to: 7, at: options.now()) == path
+        + ".backup-0002-to-0007-20261129T100000Z-2.sqlite")
   }
 
   @Test func upgradesKeepTheNewestThreeBackups() throws {
@@ -174,7 +179,10 @@ import RemconvTestSupport
     #expect(report.movedAside.count == 3)
     let companions = try report.movedAside.dropFirst().map { try String(contentsOfFile: $0, encoding: .utf8) }
     #expect(companions == ["wal of the damaged store", "shm of the damaged store"])
-    #expect(report.movedAside.dropFirst().map { $0.hasSuffix(".damaged-20261129T100000Z.sqlite-wal") || $0.hasSuffix(".damaged-20261129T100000Z.sqlite-shm") } == [true, true])
+    #expect(
+      report.movedAside.dropFirst().map {
+        $0.hasSuffix(".damaged-20261129T100000Z.sqlite-wal") || $0.hasSuffix(".damaged-20261129T100000Z.sqlite-shm")
+      } == [true, true])
   }
 
   /// Restores `backup` over the damaged store at `path` and checks that the store was moved
@@ -188,11 +196,15 @@ import RemconvTestSupport
     options.now = { Date(timeIntervalSince1970: 1_795_946_400) }  // 2026-11-29T10:00:00Z
     let report = try Store.restore(backup: backup.path, into: path, options: options)
     #expect(report.previousWasDamaged && report.previous == nil, sourceLocation: sourceLocation)
-    if let reason { #expect(report.damage?.contains(reason) == true, "\(report.damage ?? "")", sourceLocation: sourceLocation) }
+    if let reason {
+      #expect(report.damage?.contains(reason) == true, "\(report.damage ?? "")", sourceLocation: sourceLocation)
+    }
     let moved = try #require(report.movedAside.first, sourceLocation: sourceLocation)
     #expect(moved == path + ".damaged-20261129T100000Z.sqlite", sourceLocation: sourceLocation)
     #expect(try FixtureStores.digest(moved) == damagedBytes, "moved aside untouched", sourceLocation: sourceLocation)
-    #expect(try StoreSnapshot.integrityProblems(try Database(path: path, mode: .readOnly)).isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      try StoreSnapshot.integrityProblems(try Database(path: path, mode: .readOnly)).isEmpty,
+      sourceLocation: sourceLocation)
     #expect(
       try FixtureStores.rows(of: "reminders", inFile: path) == FixtureStores.rows(of: "reminders", inFile: backup.path),
       sourceLocation: sourceLocation)
@@ -207,7 +219,9 @@ import RemconvTestSupport
       let path = directory.file("other-\(applicationID).sqlite")
       let other = try Database(path: path, mode: .create)
       _ = try other.scalar("PRAGMA journal_mode = WAL")
-      try other.execute("PRAGMA application_id = \(applicationID); CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
+      try other.execute(
+        "PRAGMA application_id = \(applicationID); CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')"
+      )
       other.close()
       try expectUntouched(path) {
         expectRemconvError("notAStore") { try Store.restore(backup: backup.path, into: path) }
@@ -233,7 +247,8 @@ import RemconvTestSupport
     let foreign = directory.file("foreign.sqlite")
     let other = try Database(path: foreign, mode: .create)
     _ = try other.scalar("PRAGMA journal_mode = WAL")
-    try other.execute("CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
+    try other.execute(
+      "CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
     other.close()
     let newer = try FixtureStores.copy("v0008-newer.sqlite", into: directory, as: "newer-backup.sqlite")
     try expectUntouched(path) {

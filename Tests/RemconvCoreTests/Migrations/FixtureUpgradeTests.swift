@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Stores written by every earlier schema version upgrade to the head, and every row keeps
 /// every value it had; the columns a step added hold what that step documents.
@@ -24,7 +25,9 @@ import RemconvTestSupport
     #expect(report.to == Migration.head.id)
     #expect(report.preflight.isEmpty && report.preexisting.isEmpty)
     #expect(messages.lines.count == 1)
-    #expect(messages.lines.first?.hasPrefix("upgraded store \(path) from \(Migration.all[version - 1].id) to \(Migration.head.id)") == true)
+    #expect(
+      messages.lines.first?.hasPrefix(
+        "upgraded store \(path) from \(Migration.all[version - 1].id) to \(Migration.head.id)") == true)
 
     let listsAfter = try FixtureStores.rows(of: "lists", in: store.database)
     let remindersAfter = try FixtureStores.rows(of: "reminders", in: store.database)
@@ -62,7 +65,9 @@ import RemconvTestSupport
         let listCreated = listsBefore[before["list_id"].flatMap(Self.integer) ?? -1]?["created_at"] ?? .null
         #expect(after["created_at"] == listCreated, "reminder \(id) created_at")
         #expect(after["edited_at"] == listCreated, "reminder \(id) edited_at")
-        #expect(after["completed_at"] == (before["is_done"] == .integer(1) ? listCreated : .null), "reminder \(id) completed_at")
+        #expect(
+          after["completed_at"] == (before["is_done"] == .integer(1) ? listCreated : .null),
+          "reminder \(id) completed_at")
       }
       if before["parent_id"] == nil {
         #expect(after["parent_id"] == .null && after["url"] == .null, "reminder \(id): 0004 defaults")
@@ -118,11 +123,16 @@ import RemconvTestSupport
     #expect(try store.database.scalar("SELECT name_key FROM lists WHERE id = 3") == .text("caf\u{E9} ideen"))
     #expect(try store.list(rowID: 5)?.list.name == "  Reisen 2026 ")
     #expect(try store.list(named: "reisen 2026")?.rowID == 5)
-    let kinds = try store.database.rows("SELECT id, due_kind FROM reminders ORDER BY id").map { ($0.int(0) ?? 0, $0.string(1)) }
-    #expect(kinds.map(\.1) == ["date", nil, "floating", "utc", "date", "utc", nil, nil, "date", "date", "floating", nil])
+    let kinds = try store.database.rows("SELECT id, due_kind FROM reminders ORDER BY id").map {
+      ($0.int(0) ?? 0, $0.string(1))
+    }
+    #expect(
+      kinds.map(\.1) == ["date", nil, "floating", "utc", "date", "utc", nil, nil, "date", "date", "floating", nil])
     let done = try #require(try store.reminder(rowID: 2)).reminder
     #expect(done.isDone && done.completedAt == Timestamp(iso: "2024-03-02T08:15:00Z"))
-    #expect(try store.reminder(rowID: 11)?.reminder.dueDate == .floating(try #require(LocalDateTime(iso: "2026-02-14T07:05:00"))))
+    #expect(
+      try store.reminder(rowID: 11)?.reminder.dueDate
+        == .floating(try #require(LocalDateTime(iso: "2026-02-14T07:05:00"))))
   }
 
   @Test func fixturesAreRemconvStoresOfTheirVersion() throws {
@@ -136,7 +146,8 @@ import RemconvTestSupport
 
   static func isUpperCaseUUID(_ value: SQLValue?) -> Bool {
     guard let text = value?.textValue else { return false }
-    return text.range(of: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$", options: .regularExpression) != nil
+    return text.range(
+      of: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$", options: .regularExpression) != nil
   }
 
   static func integer(_ value: SQLValue) -> Int64? {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct MigrationFilesTests {
   @Test func embeddedMigrationsEqualTheFiles() throws {
@@ -27,7 +28,8 @@ import RemconvTestSupport
     let folder = Repository.path("Migrations")
     for (id, checksum) in released.sorted(by: { $0.key < $1.key }) {
       let text = try String(contentsOfFile: "\(folder)/\(id).sql", encoding: .utf8)
-      #expect(Migration.checksum(of: text) == checksum, "\(id).sql was released and has changed: fix forward with a new step")
+      #expect(
+        Migration.checksum(of: text) == checksum, "\(id).sql was released and has changed: fix forward with a new step")
       #expect(Migration.step(matching: id)?.checksum == checksum, "the embedded \(id)")
     }
     let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sql") }
@@ -52,7 +54,10 @@ import RemconvTestSupport
     #expect(Migration.lint("SAVEPOINT a; RELEASE a; ROLLBACK;") == ["SAVEPOINT", "RELEASE", "ROLLBACK"])
     #expect(Migration.lint("PRAGMA foreign_keys = OFF;") == ["PRAGMA foreign_keys"])
     #expect(Migration.lint("pragma Foreign_Keys=0;") == ["PRAGMA foreign_keys"])
-    #expect(Migration.lint("PRAGMA writable_schema = ON; PRAGMA legacy_alter_table = 1;") == ["PRAGMA writable_schema", "PRAGMA legacy_alter_table"])
+    #expect(
+      Migration.lint("PRAGMA writable_schema = ON; PRAGMA legacy_alter_table = 1;") == [
+        "PRAGMA writable_schema", "PRAGMA legacy_alter_table",
+      ])
     #expect(Migration.lint("PRAGMA defer_foreign_keys = ON;") == ["PRAGMA defer_foreign_keys"])
     #expect(Migration.lint("VACUUM;") == ["VACUUM"])
     #expect(Migration.lint("ATTACH 'x.db' AS x;") == ["ATTACH"])

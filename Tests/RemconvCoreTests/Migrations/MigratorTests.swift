@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// The run protocol: checks after every step, attribution, the lock's re-read, targets.
 @Suite struct MigratorTests {
@@ -26,11 +27,14 @@ import RemconvTestSupport
     }
     #expect(message.contains("migration 0006_bad_step"), "\(message)", sourceLocation: sourceLocation)
     #expect(message.contains(problem), "\(message)", sourceLocation: sourceLocation)
-    #expect(message.contains("the store is unchanged") && message.contains("the backup"), sourceLocation: sourceLocation)
+    #expect(
+      message.contains("the store is unchanged") && message.contains("the backup"), sourceLocation: sourceLocation)
     #expect(try FixtureStores.rows(of: "reminders", inFile: path) == remindersBefore, sourceLocation: sourceLocation)
     #expect(try FixtureStores.rows(of: "lists", inFile: path) == listsBefore, sourceLocation: sourceLocation)
     let status = try Store.migrationStatus(at: path, options: options)
-    #expect(status.version == Migration.head.id && status.userVersion == Migration.head.number, sourceLocation: sourceLocation)
+    #expect(
+      status.version == Migration.head.id && status.userVersion == Migration.head.number, sourceLocation: sourceLocation
+    )
   }
 
   @Test func aStepThatLosesAReminderIsRolledBackAndNamed() throws {
@@ -73,17 +77,19 @@ import RemconvTestSupport
     // With foreign keys on, DROP TABLE lists would delete every reminder through ON DELETE
     // CASCADE (trap T2). The migrator runs steps with foreign keys off, so it cannot.
     let directory = TemporaryDirectory()
-    let rebuild = Migration(id: "0006_rebuild_lists_again", sql: """
-      CREATE TABLE lists_rebuilt (
-        id INTEGER PRIMARY KEY, uid TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,
-        symbol TEXT NOT NULL DEFAULT 'list.bullet', color TEXT, created_at TEXT NOT NULL,
-        extra TEXT NOT NULL DEFAULT '{}', sort_order INTEGER NOT NULL DEFAULT 0);
-      INSERT INTO lists_rebuilt (id, uid, name, name_key, symbol, color, created_at, extra)
-        SELECT id, uid, name, name_key, symbol, color, created_at, extra FROM lists;
-      DROP TABLE lists;
-      ALTER TABLE lists_rebuilt RENAME TO lists;
-      CREATE INDEX lists_by_uid ON lists(uid);
-      """)
+    let rebuild = Migration(
+      id: "0006_rebuild_lists_again",
+      sql: """
+        CREATE TABLE lists_rebuilt (
+          id INTEGER PRIMARY KEY, uid TEXT NOT NULL, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,
+          symbol TEXT NOT NULL DEFAULT 'list.bullet', color TEXT, created_at TEXT NOT NULL,
+          extra TEXT NOT NULL DEFAULT '{}', sort_order INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO lists_rebuilt (id, uid, name, name_key, symbol, color, created_at, extra)
+          SELECT id, uid, name, name_key, symbol, color, created_at, extra FROM lists;
+        DROP TABLE lists;
+        ALTER TABLE lists_rebuilt RENAME TO lists;
+        CREATE INDEX lists_by_uid ON lists(uid);
+        """)
     let (path, options) = try headStore(extra: [rebuild], in: directory)
     let before = try FixtureStores.rows(of: "reminders", inFile: path)
     let store = try Store(path: path, options: options)
@@ -92,7 +98,8 @@ import RemconvTestSupport
     #expect(try FixtureStores.rows(of: "reminders", in: store.database) == before)
     #expect(try store.database.rows("PRAGMA foreign_key_check").isEmpty)
     #expect(try store.database.scalar("PRAGMA foreign_keys") == .integer(1), "foreign keys are back on")
-    let reference = try store.database.scalar("SELECT \"table\" FROM pragma_foreign_key_list('reminders') WHERE \"from\" = 'list_id'")
+    let reference = try store.database.scalar(
+      "SELECT \"table\" FROM pragma_foreign_key_list('reminders') WHERE \"from\" = 'list_id'")
     #expect(reference == .text("lists"))
   }
 
@@ -105,7 +112,9 @@ import RemconvTestSupport
     #expect(report.to == Migration.head.id)
     #expect(report.preexisting.map(\.kind) == [.orphanReminder])
     #expect(report.preexisting.first?.subject == "reminders:40")
-    #expect(try store.database.scalar("SELECT title FROM reminders WHERE id = 40") == .text("Verwaister Eintrag aus einer gelöschten Liste"))
+    #expect(
+      try store.database.scalar("SELECT title FROM reminders WHERE id = 40")
+        == .text("Verwaister Eintrag aus einer gelöschten Liste"))
     #expect(messages.lines.count == 2)
     #expect(messages.lines.last?.contains("reminder 40 belongs to list 99, which does not exist") == true)
   }
@@ -152,7 +161,8 @@ import RemconvTestSupport
     #expect(report.isUpToDate && report.backup == nil)
     #expect(report.to == Migration.head.id)
     #expect(!waiting.needsUpgrade)
-    #expect(try waiting.database.scalar("SELECT count(*) FROM remconv_migrations") == .integer(Int64(Migration.all.count)))
+    #expect(
+      try waiting.database.scalar("SELECT count(*) FROM remconv_migrations") == .integer(Int64(Migration.all.count)))
     #expect(MigrationBackup.list(for: path).count == 1)
   }
 
@@ -169,11 +179,16 @@ import RemconvTestSupport
     #expect(store.needsUpgrade)
     #expect(try store.database.scalar("PRAGMA user_version") == .integer(3))
     let rest = try store.migrate(upTo: "0007_converge_earlier_releases")
-    #expect(rest.applied == ["0004_subtasks_tags_url_extra", "0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases"])
+    #expect(
+      rest.applied == [
+        "0004_subtasks_tags_url_extra", "0005_unique_list_names", "0006_record_digests",
+        "0007_converge_earlier_releases",
+      ])
     #expect(!store.needsUpgrade)
     #expect(try store.migrate(upTo: "7").isUpToDate)
     #expect(expectRemconvError("conflict") { try store.migrate(upTo: "0002") }.contains("migrations only run forward"))
-    #expect(expectRemconvError("invalidInput") { try store.migrate(upTo: "0009_nothing") }.contains("no such migration"))
+    #expect(
+      expectRemconvError("invalidInput") { try store.migrate(upTo: "0009_nothing") }.contains("no such migration"))
   }
 
   @Test func aNewStoreGetsTheHeadWithoutBackupOrMessage() throws {

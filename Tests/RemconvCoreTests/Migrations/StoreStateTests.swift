@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Stores remconv must not upgrade: written by a newer remconv, edited, foreign or damaged.
 @Suite struct StoreStateTests {
@@ -15,7 +16,9 @@ import RemconvTestSupport
       #expect(store.upgradeReport == nil)
       #expect(try store.read { try store.lists().map(\.list.name) } == ["Einkäufe", "Arbeit"])
       #expect(try store.read { try store.reminder(rowID: 1)?.reminder.title } == "Milch (laktosefrei)")
-      let message = expectRemconvError("storeTooNew") { try store.write { try store.database.run("DELETE FROM reminders") } }
+      let message = expectRemconvError("storeTooNew") {
+        try store.write { try store.database.run("DELETE FROM reminders") }
+      }
       #expect(message.contains("0008_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
       // Even a write that skips the check cannot land: the connection is read-only.
       #expect(throws: (any Error).self) { try store.database.run("DELETE FROM reminders") }
@@ -35,10 +38,12 @@ import RemconvTestSupport
 
   @Test func anEditedStepStopsWithAClearMessage() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0004.sqlite", into: directory, editing: """
-      UPDATE remconv_migrations SET checksum = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
-      WHERE id = '0002_notes_and_priority'
-      """)
+    let path = try FixtureStores.copy(
+      "v0004.sqlite", into: directory,
+      editing: """
+        UPDATE remconv_migrations SET checksum = 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c'
+        WHERE id = '0002_notes_and_priority'
+        """)
     try expectUntouched(path) {
       let message = expectRemconvError("migrationTampered") { try Store(path: path) }
       #expect(message.contains("0002_notes_and_priority") && message.contains("b5bb9d8014a0"))
@@ -49,7 +54,8 @@ import RemconvTestSupport
   @Test func aHistoryWithAGapIsTampered() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy(
-      "v0004.sqlite", into: directory, editing: "DELETE FROM remconv_migrations WHERE id = '0003_uids_timestamps_due_kind'")
+      "v0004.sqlite", into: directory,
+      editing: "DELETE FROM remconv_migrations WHERE id = '0003_uids_timestamps_due_kind'")
     #expect(expectRemconvError("migrationTampered") { try Store(path: path) }.contains("out of order"))
   }
 

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Each producer's conventions, read from fixtures modelled on their exports.
 @Suite struct OPMLProducerTests {
@@ -140,13 +141,17 @@ import RemconvTestSupport
             </outline>
         """))
     let list = try #require(records.lists.first)
-    #expect(list == ReminderList(id: "L1", name: "L", symbol: "cart", color: "#FF9500", createdAt: Timestamp(iso: "2026-01-02T03:04:05.678Z")))
+    #expect(
+      list
+        == ReminderList(
+          id: "L1", name: "L", symbol: "cart", color: "#FF9500", createdAt: Timestamp(iso: "2026-01-02T03:04:05.678Z")))
     let a = try #require(records.reminder(titled: "A"))
     let due = try #require(LocalDateTime(iso: "2026-11-30T09:00:00"))
     #expect(a.dueDate == .zoned(due, timeZone: "Europe/Berlin"))
     #expect(a.priority == .medium && a.flagged && a.isDone)
     #expect(a.tags == ["a,b", " c"] && a.url == "https://x.example/")
-    #expect(a.editedAt == Timestamp(iso: "2026-11-01T00:00:00Z") && a.completedAt == Timestamp(iso: "2026-11-02T00:00:00Z"))
+    #expect(
+      a.editedAt == Timestamp(iso: "2026-11-01T00:00:00Z") && a.completedAt == Timestamp(iso: "2026-11-02T00:00:00Z"))
     #expect(a.extra == ["ical": .object(["X-A": .string("1")])])
     #expect(records.reminder(titled: "B")?.dueDate?.kind == .date)
     #expect(records.reminder(titled: "C")?.dueDate?.kind == .utc)
@@ -168,7 +173,8 @@ import RemconvTestSupport
     #expect(
       bad.extra["invalid"]
         == .object([
-          "remconv:priority": .string("urgent"), "remconv:dueDate": .string("2026-13-45"), "_complete": .string("maybe"),
+          "remconv:priority": .string("urgent"), "remconv:dueDate": .string("2026-13-45"),
+          "_complete": .string("maybe"),
           "created": .string("yesterday"), "remconv:flagged": .string("yes"),
         ]))
     let warnings = records.diagnostics.entries
@@ -185,7 +191,8 @@ import RemconvTestSupport
             </outline>
         """))
     let list = try #require(records.lists.first)
-    #expect(list.extra["opml"] == .object(["{https://bike.example/ns}rowid": .string("r1"), "isComment": .string("false")]))
+    #expect(
+      list.extra["opml"] == .object(["{https://bike.example/ns}rowid": .string("r1"), "isComment": .string("false")]))
     let task = try #require(records.reminder(titled: "T"))
     #expect(task.url == "https://example.com/a")
     #expect(
@@ -197,14 +204,16 @@ import RemconvTestSupport
   }
 
   @Test func outlinesKeepTheirLineNumbers() throws {
-    let records = try OPMLTest.read(OPMLTest.document("    <outline text=\"L\">\n      <outline text=\"T\"/>\n    </outline>"))
+    let records = try OPMLTest.read(
+      OPMLTest.document("    <outline text=\"L\">\n      <outline text=\"T\"/>\n    </outline>"))
     #expect(records.locations.first?.line == 6)
     #expect(records.locations.first?.file == "outline.opml")
   }
 
   @Test func nonOutlineElementsAndStrayTextAreReportedAndIgnored() throws {
     let records = try OPMLTest.read(
-      OPMLTest.document("    <outline text=\"L\"><outline text=\"T\"><note>ignored <b>x</b></note></outline>stray</outline>"))
+      OPMLTest.document(
+        "    <outline text=\"L\"><outline text=\"T\"><note>ignored <b>x</b></note></outline>stray</outline>"))
     #expect(records.reminders.map(\.title) == ["T"])
     #expect(records.diagnostics.entries.map(\.code) == ["ignored-element", "ignored-text"])
   }
@@ -215,20 +224,23 @@ import RemconvTestSupport
     ("<outline text=\"a\"/>\nstray\n", 2),  // after an empty element, on the next line
     ("<outline text=\"a\"/>stray\n\n\n", 1),  // on the element's line, with blank lines after
     ("<outline text=\"a\"/>\n\n\nstray", 4),  // after blank lines
-    ("<outline text=\"a\"><outline text=\"a1\"/></outline>\n<!-- a\ncomment -->\n\nstray", 5),  // after an end tag and a comment
+    // after an end tag and a comment
+    ("<outline text=\"a\"><outline text=\"a1\"/></outline>\n<!-- a\ncomment -->\n\nstray", 5),
     ("<outline text=\"a\"/>\n" + String(repeating: "a long paragraph of stray text\n", count: 40), 2),
     ("<outline text=\"a\"/>\n<![CDATA[\nstray\n]]>", 3),
   ])
   func strayTextIsReportedAtItsFirstLine(between: String, line: Int) throws {
     // The outline `L` opens on line 5 of the document; `between` starts on that line.
-    let records = try OPMLTest.read(OPMLTest.document("    <outline text=\"L\">" + between + "<outline text=\"b\"/></outline>"))
+    let records = try OPMLTest.read(
+      OPMLTest.document("    <outline text=\"L\">" + between + "<outline text=\"b\"/></outline>"))
     let stray = try #require(records.diagnostics.entries.first { $0.code == "ignored-text" })
     #expect(stray.location?.line == 4 + line)
   }
 
   @Test func aMissingBodyIsReportedAtTheRootElement() throws {
     do {
-      _ = try OPMLTest.read("<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n  <head><title>Inbox</title></head>\n</opml>\n")
+      _ = try OPMLTest.read(
+        "<?xml version=\"1.0\"?>\n<opml version=\"2.0\">\n  <head><title>Inbox</title></head>\n</opml>\n")
       Issue.record("a document without <body> was read")
     } catch let error as RemconvError {
       #expect(error.description.contains("outline.opml:2: the OPML document has no <body>"), "\(error)")
@@ -236,7 +248,9 @@ import RemconvTestSupport
   }
 
   @Test func aDocumentThatIsNotOPMLIsRefused() {
-    #expect(throws: RemconvError.self) { try OPMLTest.read("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n") }
+    #expect(throws: RemconvError.self) {
+      try OPMLTest.read("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n")
+    }
     #expect(throws: RemconvError.self) { try OPMLTest.read("<opml version=\"2.0\"><head/></opml>") }
   }
 

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct OPMLRoundTripTests {
   static let producerFixtures = [
@@ -51,7 +52,10 @@ import RemconvTestSupport
 
   @Test func outlinersTextAndAttributesSurviveTheRoundTrip() throws {
     let exported = try roundTrip(OPMLTest.fixture("omnioutliner.opml"))
-    #expect(exported.contains(#"<outline text="Plant tulip bulbs" _note="Before the first frost&#10;Red and yellow" _complete="true" _status="checked""#))
+    #expect(
+      exported.contains(
+        #"<outline text="Plant tulip bulbs" _note="Before the first frost&#10;Red and yellow" _complete="true" _status="checked""#
+      ))
     #expect(exported.contains(#"Priority="High""#))
     #expect(exported.contains(#"<outline text="Prune the roses""#) && exported.contains(#"_status="indeterminate""#))
     let workflowy = try roundTrip(OPMLTest.fixture("workflowy.opml"))
@@ -63,7 +67,9 @@ import RemconvTestSupport
     direct.run(["import", Repository.path("Samples/json/reminders.json")])
     let throughOPML = TestBench()
     let opml = throughOPML.directory.file("sample.opml")
-    #expect(throughOPML.run(["convert", Repository.path("Samples/json/reminders.json"), "--to", "opml", "-o", opml]).status == .ok)
+    #expect(
+      throughOPML.run(["convert", Repository.path("Samples/json/reminders.json"), "--to", "opml", "-o", opml]).status
+        == .ok)
     let json = throughOPML.directory.file("back.json")
     #expect(throughOPML.run(["convert", opml, "--to", "json", "-o", json]).status == .ok)
     #expect(throughOPML.run(["import", json]).status == .ok)

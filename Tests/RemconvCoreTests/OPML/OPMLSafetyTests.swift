@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// Hostile and broken XML: nothing read from outside the file, bounded time and memory,
 /// located errors, nothing written.
@@ -57,11 +58,26 @@ import RemconvTestSupport
     let dtd = bench.directory.write("evil.dtd", "<!ENTITY leak \"\(Self.secret)\">")
     let body = "<body><outline text=\"Inbox\"><outline text=\"Harmless\"/></outline></body></opml>\n"
     let cases: [(name: String, document: String, imports: Bool)] = [
-      ("in-text", "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file://\(secretFile)\">]>\n<opml version=\"2.0\"><head><title>&x;</title></head>" + body, false),
-      ("in-attribute", "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file://\(secretFile)\">]>\n<opml version=\"2.0\"><head/><body><outline text=\"&x;\"/></body></opml>\n", false),
-      ("parameter-entity", "<!DOCTYPE opml [<!ENTITY % p SYSTEM \"file://\(secretFile)\"> %p;]>\n<opml version=\"2.0\"><head/>" + body, true),
+      (
+        "in-text",
+        "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file://\(secretFile)\">]>\n<opml version=\"2.0\"><head><title>&x;</title></head>"
+          + body, false
+      ),
+      (
+        "in-attribute",
+        "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file://\(secretFile)\">]>\n<opml version=\"2.0\"><head/><body><outline text=\"&x;\"/></body></opml>\n",
+        false
+      ),
+      (
+        "parameter-entity",
+        "<!DOCTYPE opml [<!ENTITY % p SYSTEM \"file://\(secretFile)\"> %p;]>\n<opml version=\"2.0\"><head/>" + body,
+        true
+      ),
       ("external-dtd", "<!DOCTYPE opml SYSTEM \"file://\(dtd)\">\n<opml version=\"2.0\"><head/>" + body, true),
-      ("network-dtd", "<!DOCTYPE opml SYSTEM \"http://127.0.0.1:9/evil.dtd\">\n<opml version=\"2.0\"><head/>" + body, true),
+      (
+        "network-dtd", "<!DOCTYPE opml SYSTEM \"http://127.0.0.1:9/evil.dtd\">\n<opml version=\"2.0\"><head/>" + body,
+        true
+      ),
     ]
     for (name, document, imports) in cases {
       let path = bench.directory.write("\(name).opml", "<?xml version=\"1.0\"?>\n" + document)
@@ -94,7 +110,8 @@ import RemconvTestSupport
     let references = String(repeating: "&big;", count: 5_000)  // 500 MB if expanded
     let path = bench.directory.write(
       "quadratic.opml",
-      "<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ENTITY big \"\(big)\">]>\n<opml version=\"2.0\"><head/><body><outline text=\"\(references)\"/></body></opml>\n")
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ENTITY big \"\(big)\">]>\n<opml version=\"2.0\"><head/><body><outline text=\"\(references)\"/></body></opml>\n"
+    )
     let result = try Self.measuredImport(path, into: bench)
     #expect(result.cpuSeconds < Self.cpuSeconds, "\(result.summary)")
     #expect(result.peakMegabytes < Self.peakMegabytes, "the entity was expanded: \(result.summary)")
@@ -121,7 +138,9 @@ import RemconvTestSupport
     let bench = TestBench()
     let huge = String(repeating: "a", count: 10_000_001)
     let path = bench.directory.write(
-      "huge.opml", "<?xml version=\"1.0\"?>\n<opml version=\"2.0\"><head/><body><outline text=\"L\"><outline text=\"\(huge)\"/></outline></body></opml>\n")
+      "huge.opml",
+      "<?xml version=\"1.0\"?>\n<opml version=\"2.0\"><head/><body><outline text=\"L\"><outline text=\"\(huge)\"/></outline></body></opml>\n"
+    )
     let result = bench.run(["import", path])
     #expect(result.status == .dataError)
     #expect(result.errors.contains("huge.opml:2:"))
@@ -143,7 +162,9 @@ import RemconvTestSupport
     let truncated = bench.directory.write("truncated.opml", String(sample.prefix(sample.utf8.count / 2)))
     let cut = bench.run(["import", truncated])
     #expect(cut.status == .dataError)
-    #expect(cut.errors.range(of: #"truncated\.opml:\d+:\d+: malformed XML: "#, options: .regularExpression) != nil, "\(cut.errors)")
+    #expect(
+      cut.errors.range(of: #"truncated\.opml:\d+:\d+: malformed XML: "#, options: .regularExpression) != nil,
+      "\(cut.errors)")
     let empty = bench.directory.write("empty.opml", "")
     let nothing = bench.run(["import", empty])
     #expect(nothing.status == .dataError)

@@ -1,6 +1,7 @@
 import Foundation
-@testable import RemconvCore
 import RemconvTestSupport
+
+@testable import RemconvCore
 
 /// Reading OPML in tests: fixtures by name, and what a reader makes of a file or a text.
 enum OPMLTest {
@@ -22,7 +23,9 @@ enum OPMLTest {
   }
 
   /// Reads `text` as if it were the file `name`.
-  static func read(_ text: String, name: String = "outline.opml", options: ReaderOptions = ReaderOptions()) throws -> Records {
+  static func read(_ text: String, name: String = "outline.opml", options: ReaderOptions = ReaderOptions()) throws
+    -> Records
+  {
     try read(
       ReaderContext(
         source: .file(name), diagnostics: DiagnosticLog(), options: options,

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 @Suite struct OPMLWriterTests {
   private static let list = ReminderList(id: "L", name: "Inbox")
@@ -26,7 +27,8 @@ import RemconvTestSupport
 
   @Test func attributeValuesAreEscapedAndLineBreaksAreCharacterReferences() throws {
     let reminder = Reminder(
-      id: "R", listID: "L", title: "Say \"hi\" & <wave>", notes: "one\ntwo\r\nthree\tfour", url: "https://x.example/?a=1&b=2")
+      id: "R", listID: "L", title: "Say \"hi\" & <wave>", notes: "one\ntwo\r\nthree\tfour",
+      url: "https://x.example/?a=1&b=2")
     let text = try OPMLTest.write([(Self.list, [(reminder, 0)])])
     #expect(text.contains(#"text="Say &quot;hi&quot; &amp; &lt;wave&gt;""#))
     #expect(text.contains(#"_note="one&#10;two&#13;&#10;three&#9;four""#))
@@ -52,7 +54,13 @@ import RemconvTestSupport
       Reminder(id: id, listID: "L", parentID: parent, title: id)
     }
     let text = try OPMLTest.write([
-      (Self.list, [(reminder("a"), 0), (reminder("b", parent: "a"), 1), (reminder("c", parent: "b"), 2), (reminder("d", parent: "a"), 1), (reminder("e"), 0)]),
+      (
+        Self.list,
+        [
+          (reminder("a"), 0), (reminder("b", parent: "a"), 1), (reminder("c", parent: "b"), 2),
+          (reminder("d", parent: "a"), 1), (reminder("e"), 0),
+        ]
+      ),
       (ReminderList(id: "E", name: "Empty"), []),
     ])
     #expect(
@@ -122,7 +130,9 @@ import RemconvTestSupport
     let text = try OPMLTest.write([(Self.list, [(reminder, 0)])])
     #expect(text.contains(#"url="https://example.com/a""#))
     #expect(!text.contains("remconv:url"))
-    #expect(text.contains(#"Priority="High""#) && text.contains(#"_status="indeterminate""#) && text.contains(#"type="link""#))
+    #expect(
+      text.contains(#"Priority="High""#) && text.contains(#"_status="indeterminate""#) && text.contains(#"type="link""#)
+    )
     #expect(text.contains(#"xmlns:ns1="https://bike.example/ns" ns1:rowid="r2""#))
     let back = try #require(try OPMLTest.read(text).reminders.first)
     #expect(back == reminder)
@@ -146,8 +156,11 @@ import RemconvTestSupport
     #expect(HTMLText.plain("The <b>bold</b>, <i>it</i> &amp; <u>under</u>").text == "The bold, it & under")
     #expect(HTMLText.plain("a < b and c > d").text == "a < b and c > d")
     #expect(HTMLText.plain("x&nbsp;y &#39;q&#x27; &unknown; & z").text == "x\u{A0}y 'q' &unknown; & z")
-    #expect(HTMLText.plain("<a href=\"https://e.example/?a=1&amp;b=2\">link</a> and <!-- note --> <br>end").text == "link and   end")
-    #expect(HTMLText.plain("<a href='https://one.example'>1</a><a href=two>2</a>").links == ["https://one.example", "two"])
+    #expect(
+      HTMLText.plain("<a href=\"https://e.example/?a=1&amp;b=2\">link</a> and <!-- note --> <br>end").text
+        == "link and   end")
+    #expect(
+      HTMLText.plain("<a href='https://one.example'>1</a><a href=two>2</a>").links == ["https://one.example", "two"])
     #expect(HTMLText.plain("<span class=\"colored c-red\">red</span>").text == "red")
     #expect(HTMLText.plain("unclosed <b tag").text == "unclosed <b tag")
     for edge in ["<", "a <", "<!-", "<!--", "&", "x &#", "&#x110000;", "&#0;", "</", "<1>"] {
@@ -180,7 +193,8 @@ import RemconvTestSupport
     #expect(RFC822Date.parse("31 Feb 2026 10:00:00 GMT") == nil)
     #expect(RFC822Date.parse("yesterday") == nil)
     #expect(RFC822Date.parse("Fri, 27 Nov 2026 18:02:11") == nil)
-    #expect(RFC822Date.format(try #require(Timestamp(iso: "2026-11-27T18:02:11.999Z"))) == "Fri, 27 Nov 2026 18:02:11 GMT")
+    #expect(
+      RFC822Date.format(try #require(Timestamp(iso: "2026-11-27T18:02:11.999Z"))) == "Fri, 27 Nov 2026 18:02:11 GMT")
     #expect(RFC822Date.format(try #require(Timestamp(iso: "1969-12-31T23:59:59Z"))) == "Wed, 31 Dec 1969 23:59:59 GMT")
   }
 }

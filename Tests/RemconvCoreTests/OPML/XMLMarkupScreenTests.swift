@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RemconvCore
 
 /// The screen before libxml2: what it drops, what it passes untouched, where it refuses.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// One defect: the raw SQL that makes it (run on `DefectStores.baseline`), the one finding it
 /// must produce, and what the store must hold once repaired.
@@ -177,7 +178,8 @@ extension DefectCase {
     },
     DefectCase(
       name: "list-name-key (NFD name)",
-      sql: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-CAFE', 'Cafe\u{301}', 'caf\u{E9}', '2026-02-01T00:00:00Z')",
+      sql:
+        "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-CAFE', 'Cafe\u{301}', 'caf\u{E9}', '2026-02-01T00:00:00Z')",
       rule: .listNameKey, table: "lists", rowID: 3,
       message: "its name is not NFC-normalised (stored decomposed, 5 scalars for 4)", fixAction: "normalize-list-name"
     ) { store throws in
@@ -190,9 +192,11 @@ extension DefectCase {
       rule: .listNameKey, table: "lists", rowID: 2,
       message: "its name is stored as a BLOB of 5 bytes, not valid UTF-8, not as text", fixAction: "normalize-list-name"
     ) { store throws in
-      #expect(try Stored.text(store, "SELECT typeof(name) || ' ' || name FROM lists WHERE id = 2") == "text Work\u{FFFD}")
+      #expect(
+        try Stored.text(store, "SELECT typeof(name) || ' ' || name FROM lists WHERE id = 2") == "text Work\u{FFFD}")
       #expect(try Stored.text(store, "SELECT name_key FROM lists WHERE id = 2") == "work\u{FFFD}")
-      #expect(try Stored.extra(store, row: 2, table: "lists")["repaired"] == .object(["nameBytes": .string("576f726bff")]))
+      #expect(
+        try Stored.extra(store, row: 2, table: "lists")["repaired"] == .object(["nameBytes": .string("576f726bff")]))
     },
     DefectCase(
       name: "invalid-extra", sql: "UPDATE reminders SET extra = 'not json' WHERE id = 4",
@@ -255,7 +259,8 @@ extension DefectCase {
       message: "its createdAt 'yesterday' is not an ISO 8601 instant with a zone", fixAction: "keep-invalid-value"
     ) { store throws in
       #expect(try Stored.text(store, "SELECT created_at FROM lists WHERE id = 2") == "1970-01-01T00:00:00Z")
-      #expect(try Stored.extra(store, row: 2, table: "lists")["invalid"] == .object(["createdAt": .string("yesterday")]))
+      #expect(
+        try Stored.extra(store, row: 2, table: "lists")["invalid"] == .object(["createdAt": .string("yesterday")]))
     },
     DefectCase(
       name: "invalid-time-zone (unknown zone)", sql: "UPDATE reminders SET due_tz = 'Europe/Atlantis' WHERE id = 4",

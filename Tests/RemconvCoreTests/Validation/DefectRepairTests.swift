@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// One fixture store per defect: the finding, its JSON, the repair, and that a second repair
 /// finds nothing to do.
@@ -90,7 +91,9 @@ import RemconvTestSupport
   }
 
   @Test func aDryRunChangesNothingAndSaysWhatItWouldDo() throws {
-    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 7 WHERE id = 4; UPDATE reminders SET priority = 9 WHERE id = 1") { store throws in
+    try DefectStores.withStore(
+      defect: "UPDATE reminders SET list_id = 7 WHERE id = 4; UPDATE reminders SET priority = 9 WHERE id = 1"
+    ) { store throws in
       let before = try DefectStores.dump(store)
       let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: true, now: Self.now)
       #expect(report.dryRun)
@@ -124,10 +127,12 @@ import RemconvTestSupport
   }
 
   @Test func aCycleWithEqualEditTimesBreaksAtTheHighestRow() throws {
-    try DefectStores.withStore(defect: """
-      UPDATE reminders SET edited_at = '2026-11-09T00:00:00Z' WHERE id IN (1, 2, 3);
-      UPDATE reminders SET parent_id = 3 WHERE id = 1;
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        UPDATE reminders SET edited_at = '2026-11-09T00:00:00Z' WHERE id IN (1, 2, 3);
+        UPDATE reminders SET parent_id = 3 WHERE id = 1;
+        """
+    ) { store throws in
       let finding = try #require(try Validator(store: store).run().findings.first)
       #expect(finding.rule == .parentCycle)
       #expect(finding.subject.rowID == 3)
@@ -137,10 +142,12 @@ import RemconvTestSupport
   }
 
   @Test func anUnreadableEditTimeCountsAsTheOldest() throws {
-    try DefectStores.withStore(defect: """
-      UPDATE reminders SET parent_id = 3 WHERE id = 1;
-      UPDATE reminders SET edited_at = 'soon' WHERE id = 3;
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        UPDATE reminders SET parent_id = 3 WHERE id = 1;
+        UPDATE reminders SET edited_at = 'soon' WHERE id = 3;
+        """
+    ) { store throws in
       let cycle = try #require(try Validator(store: store).run().findings.first { $0.rule == .parentCycle })
       // Row 2 (edited 2026-11-03) is newer than row 1 (11-02) and row 3 (unreadable).
       #expect(cycle.subject.rowID == 2)
@@ -148,11 +155,13 @@ import RemconvTestSupport
   }
 
   @Test func collidingListsMergeWhenAsked() throws {
-    try DefectStores.withStore(defect: """
-      INSERT INTO lists (id, uid, name, name_key, symbol, color, created_at, extra)
-        VALUES (3, 'LIST-HOME-2', 'HOME', 'stale', 'house', '#FF0000', '2026-02-01T00:00:00Z', '{"ical":{"x":1}}');
-      UPDATE reminders SET list_id = 3 WHERE id = 4;
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        INSERT INTO lists (id, uid, name, name_key, symbol, color, created_at, extra)
+          VALUES (3, 'LIST-HOME-2', 'HOME', 'stale', 'house', '#FF0000', '2026-02-01T00:00:00Z', '{"ical":{"x":1}}');
+        UPDATE reminders SET list_id = 3 WHERE id = 4;
+        """
+    ) { store throws in
       var options = ValidationOptions()
       options.onDuplicate = .merge
       let finding = try #require(try Validator(store: store, options: options).run().findings.first)
@@ -176,10 +185,12 @@ import RemconvTestSupport
   }
 
   @Test func aMergeThatReunitesASubtaskWithItsParentCutsNothing() throws {
-    try DefectStores.withStore(defect: """
-      INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-HOME-2', 'home', 'stale', '2026-02-01T00:00:00Z');
-      UPDATE reminders SET list_id = 3, parent_id = 1 WHERE id = 4;
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'LIST-HOME-2', 'home', 'stale', '2026-02-01T00:00:00Z');
+        UPDATE reminders SET list_id = 3, parent_id = 1 WHERE id = 4;
+        """
+    ) { store throws in
       var options = ValidationOptions()
       options.onDuplicate = .merge
       let report = try Repairer.run(store: store, options: options, dryRun: false, now: Self.now)
@@ -203,13 +214,18 @@ import RemconvTestSupport
       let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Self.now)
       #expect(report.remaining.isEmpty)
       #expect(
-        try store.database.rows("SELECT name, name_key FROM lists ORDER BY id").map { "\($0.string(0) ?? "")|\($0.string(1) ?? "")" }
+        try store.database.rows("SELECT name, name_key FROM lists ORDER BY id").map {
+          "\($0.string(0) ?? "")|\($0.string(1) ?? "")"
+        }
           == ["Home|home", "Work|work", "home (2)|home (2)"])
     }
   }
 
   @Test func collisionsAreOnlyReportedUnderTheFailPolicy() throws {
-    try DefectStores.withStore(defect: "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'work', 'w', '2026-02-01T00:00:00Z')") { store throws in
+    try DefectStores.withStore(
+      defect:
+        "INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'work', 'w', '2026-02-01T00:00:00Z')"
+    ) { store throws in
       var options = ValidationOptions()
       options.onDuplicate = .fail
       let finding = try #require(try Validator(store: store, options: options).run().findings.first)
@@ -219,12 +235,14 @@ import RemconvTestSupport
   }
 
   @Test func renamesSkipNamesOtherListsHaveOrWillHave() throws {
-    try DefectStores.withStore(defect: """
-      INSERT INTO lists (id, uid, name, name_key, created_at) VALUES
-        (3, 'L3', 'Work (2)', 'work (2)', '2026-02-01T00:00:00Z'),
-        (4, 'L4', 'WORK', 'x', '2026-02-02T00:00:00Z'),
-        (5, 'L5', 'work', 'y', '2026-02-03T00:00:00Z');
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        INSERT INTO lists (id, uid, name, name_key, created_at) VALUES
+          (3, 'L3', 'Work (2)', 'work (2)', '2026-02-01T00:00:00Z'),
+          (4, 'L4', 'WORK', 'x', '2026-02-02T00:00:00Z'),
+          (5, 'L5', 'work', 'y', '2026-02-03T00:00:00Z');
+        """
+    ) { store throws in
       let fixes = try Validator(store: store).run().findings.map(\.fix)
       #expect(fixes == [.renameList(from: "WORK", to: "WORK (3)"), .renameList(from: "work", to: "work (4)")])
       let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Self.now)
@@ -233,7 +251,9 @@ import RemconvTestSupport
   }
 
   @Test func orphansOfTwoMissingListsKeepTheirLinkInTheRecoveryList() throws {
-    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 7 WHERE id = 2; UPDATE reminders SET list_id = 8 WHERE id = 3") { store throws in
+    try DefectStores.withStore(
+      defect: "UPDATE reminders SET list_id = 7 WHERE id = 2; UPDATE reminders SET list_id = 8 WHERE id = 3"
+    ) { store throws in
       let found = try Validator(store: store).run().findings.map { "\($0.rule.id) #\($0.subject.rowID ?? 0)" }
       // Row 2's parent is in Home; row 3's parent (row 2) is in the other missing list.
       #expect(found == ["orphan-reminder #2", "orphan-reminder #3", "subtask-other-list #2", "subtask-other-list #3"])
@@ -247,10 +267,12 @@ import RemconvTestSupport
   }
 
   @Test func aRecoveryListThatExistsIsReused() throws {
-    try DefectStores.withStore(defect: """
-      INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'recovered', 'recovered', '2026-02-01T00:00:00Z');
-      UPDATE reminders SET list_id = 9 WHERE id = 4;
-      """) { store throws in
+    try DefectStores.withStore(
+      defect: """
+        INSERT INTO lists (id, uid, name, name_key, created_at) VALUES (3, 'L3', 'recovered', 'recovered', '2026-02-01T00:00:00Z');
+        UPDATE reminders SET list_id = 9 WHERE id = 4;
+        """
+    ) { store throws in
       let finding = try #require(try Validator(store: store).run().findings.first)
       #expect(finding.fix == .moveToList(name: "recovered", missingListRowID: 9))
       _ = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Self.now)
@@ -260,7 +282,9 @@ import RemconvTestSupport
   }
 
   @Test func repairsNeverOverwriteWhatExtraAlreadyKeeps() throws {
-    try DefectStores.withStore(defect: #"UPDATE reminders SET priority = 9, extra = '{"invalid":{"priority":"urgent"}}' WHERE id = 1"#) { store throws in
+    try DefectStores.withStore(
+      defect: #"UPDATE reminders SET priority = 9, extra = '{"invalid":{"priority":"urgent"}}' WHERE id = 1"#
+    ) { store throws in
       _ = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Self.now)
       #expect(
         try Stored.extra(store, row: 1)["invalid"]
@@ -282,7 +306,9 @@ import RemconvTestSupport
     do {
       let database = try Database(path: path, mode: .readOnly)
       defer { database.close() }
-      guard case .integer(let root) = try database.scalar("SELECT rootpage FROM sqlite_schema WHERE name = 'reminders_by_uid'"),
+      guard
+        case .integer(let root) = try database.scalar(
+          "SELECT rootpage FROM sqlite_schema WHERE name = 'reminders_by_uid'"),
         case .integer(let pageSize) = try database.scalar("PRAGMA page_size")
       else {
         Issue.record("cannot find the index's root page")

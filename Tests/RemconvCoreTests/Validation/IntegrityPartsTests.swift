@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RemconvCore
 import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
 
 /// The parts under the validator: the cycle search, the store's integrity queries and repair
 /// writes, and the records repairs keep in `extra`.
@@ -32,12 +33,16 @@ import RemconvTestSupport
   }
 
   @Test func foreignKeyViolationsNameTheirColumns() throws {
-    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id = 4; UPDATE reminders SET parent_id = 77 WHERE id = 1") { store throws in
+    try DefectStores.withStore(
+      defect: "UPDATE reminders SET list_id = 9 WHERE id = 4; UPDATE reminders SET parent_id = 77 WHERE id = 1"
+    ) { store throws in
       let violations = try store.foreignKeyViolations().sorted { ($0.rowID ?? 0) < ($1.rowID ?? 0) }
       #expect(
         violations == [
-          ForeignKeyViolation(table: "reminders", rowID: 1, parentTable: "reminders", columns: ["parent_id"], parentColumns: ["id"]),
-          ForeignKeyViolation(table: "reminders", rowID: 4, parentTable: "lists", columns: ["list_id"], parentColumns: ["id"]),
+          ForeignKeyViolation(
+            table: "reminders", rowID: 1, parentTable: "reminders", columns: ["parent_id"], parentColumns: ["id"]),
+          ForeignKeyViolation(
+            table: "reminders", rowID: 4, parentTable: "lists", columns: ["list_id"], parentColumns: ["id"]),
         ])
       // Both are named by the domain rules, so the foreign-key rule stays quiet about them.
       let rules = try Validator(store: store).run().findings.map(\.rule)
@@ -46,7 +51,9 @@ import RemconvTestSupport
   }
 
   @Test func theImportScopeHoldsAddedAndUpdatedRowsOnly() throws {
-    try DefectStores.withStore(defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1") { store throws in
+    try DefectStores.withStore(
+      defect: "UPDATE reminders SET list_id = 9 WHERE id IN (1, 4); UPDATE reminders SET parent_id = 3 WHERE id = 1"
+    ) { store throws in
       let scoped = try store.withIntegrityScope(addedAfter: 3, updated: [1]) { scope in
         var subtasks: [Int64] = []
         try store.forEachSubtaskRow(in: scope) { subtasks.append($0) }
@@ -63,18 +70,24 @@ import RemconvTestSupport
         return search.cycles
       }
       #expect(cycles == [[1, 3, 2]])
-      #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0), "the scope table is dropped")
+      #expect(
+        try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0),
+        "the scope table is dropped")
     }
   }
 
   @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
     // Each list carries the other's key: fixing one at a time would collide.
-    let swapped = "UPDATE lists SET name_key = 'x' WHERE id = 1; UPDATE lists SET name_key = 'home' WHERE id = 2; UPDATE lists SET name_key = 'work' WHERE id = 1"
+    let swapped =
+      "UPDATE lists SET name_key = 'x' WHERE id = 1; UPDATE lists SET name_key = 'home' WHERE id = 2; UPDATE lists SET name_key = 'work' WHERE id = 1"
     try DefectStores.withStore(defect: swapped) { store throws in
       let report = try Repairer.run(store: store, options: ValidationOptions(), dryRun: false, now: Date())
       #expect(report.records.map(\.finding.rule) == [.listNameKey, .listNameKey])
       #expect(report.remaining.isEmpty)
-      #expect(try store.database.rows("SELECT name_key FROM lists ORDER BY id").compactMap { $0.string(0) } == ["home", "work"])
+      #expect(
+        try store.database.rows("SELECT name_key FROM lists ORDER BY id").compactMap { $0.string(0) } == [
+          "home", "work",
+        ])
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RemconvTestSupport
 import Testing
+
 @testable import RemconvCore
 
 /// An import checks the values of its rows as it writes them (`WrittenValueChecks`) instead of

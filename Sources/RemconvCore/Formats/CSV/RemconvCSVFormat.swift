@@ -86,7 +86,9 @@ public enum RemconvCSVFormat {
       header.reportInvalidUTF8(in: record, context: context)
       var listMembers = ObjectMembers<ListKey>()
       for (key, index) in listIndexes {
-        if let value = Self.value(of: record, at: index, kind: key == .extra ? .json : .text) { listMembers[key] = value }
+        if let value = Self.value(of: record, at: index, kind: key == .extra ? .json : .text) {
+          listMembers[key] = value
+        }
       }
       let (listID, newList) = list(for: listMembers, at: location)
       var digest: RecordDigest?
@@ -125,7 +127,8 @@ public enum RemconvCSVFormat {
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
       context.knownRecords?.note(
-        digest, for: reminder, statedUID: members[.id]?.stringValue, reportedBefore: reportedBefore, in: context.diagnostics)
+        digest, for: reminder, statedUID: members[.id]?.stringValue, reportedBefore: reportedBefore,
+        in: context.diagnostics)
       return rows.emit(reminder, at: location, newList: newList)
     }
 

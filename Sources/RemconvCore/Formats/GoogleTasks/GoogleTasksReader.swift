@@ -7,7 +7,8 @@ final class GoogleTasksReader: ReminderReader {
   private let derivedIDs = DerivedIDGenerator()
   /// For each open container: its `kind`, the list it is (nil for an envelope), its members and
   /// where it starts.
-  private var containers: [(kind: String?, list: ReminderList?, members: [String: JSONValue], location: SourceLocation)] = []
+  private var containers:
+    [(kind: String?, list: ReminderList?, members: [String: JSONValue], location: SourceLocation)] = []
 
   init(context: ReaderContext) throws {
     self.context = context

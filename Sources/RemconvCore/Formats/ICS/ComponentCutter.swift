@@ -89,7 +89,8 @@ final class ComponentCutter {
     init(whole: Set<String>, topLevel: Set<ICSName>) {
       self.whole = whole
       self.topLevel = topLevel
-      let firsts = { (names: [ICSName]) in ByteSet(names.compactMap(\.rawValue.utf8.first).flatMap { [$0, $0 | 0x20] }) }
+      let firsts = { (names: [ICSName]) in ByteSet(names.compactMap(\.rawValue.utf8.first).flatMap { [$0, $0 | 0x20] })
+      }
       boundaryBytes = firsts([.begin, .end])
       topLevelBytes = firsts([.begin, .end] + topLevel)
     }
@@ -157,7 +158,8 @@ final class ComponentCutter {
       }
     }
     if let start = calendarStart {
-      throw malformed("the VCALENDAR that begins here is never closed (no END:VCALENDAR before the end of the input)", start)
+      throw malformed(
+        "the VCALENDAR that begins here is never closed (no END:VCALENDAR before the end of the input)", start)
     }
     // Line 1, where the content should have begun: a located error, like every other.
     if !sawContent { throw malformed("the input is empty, not iCalendar", 1) }

@@ -34,7 +34,9 @@ struct ContentLine: Sendable, Equatable {
     var text = text
     return text.withUTF8 { bytes in
       var nameEnd = 0
-      while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
+      while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") {
+        nameEnd += 1
+      }
       return Self.uppercasedUnknown(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
     }
   }
@@ -44,7 +46,9 @@ struct ContentLine: Sendable, Equatable {
 
   static func nameAndBoundary(_ bytes: UnsafeBufferPointer<UInt8>) -> (ICSName?, ComponentBoundary?) {
     var nameEnd = 0
-    while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") { nameEnd += 1 }
+    while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") {
+      nameEnd += 1
+    }
     let known = ICSName(UnsafeBufferPointer(rebasing: bytes[..<nameEnd]))
     guard known == .begin || known == .end, nameEnd < bytes.count, bytes[nameEnd] == UInt8(ascii: ":") else {
       return (known, nil)
@@ -85,26 +89,75 @@ struct ContentLine: Sendable, Equatable {
 /// and compared with the packed names of its length; a match gives the case, whose text is a
 /// literal that costs nothing to make, and the decoders switch over cases.
 enum ICSName: String, CaseIterable {
-  case begin = "BEGIN", end = "END"
-  case vcalendar = "VCALENDAR", vtodo = "VTODO", vevent = "VEVENT", vjournal = "VJOURNAL"
-  case vtimezone = "VTIMEZONE", valarm = "VALARM", standard = "STANDARD", daylight = "DAYLIGHT"
-  case version = "VERSION", prodid = "PRODID", calscale = "CALSCALE", method = "METHOD", name = "NAME"
-  case color = "COLOR", calendarName = "X-WR-CALNAME", calendarTimeZone = "X-WR-TIMEZONE"
-  case appleCalendarColor = "X-APPLE-CALENDAR-COLOR", appleSortOrder = "X-APPLE-SORT-ORDER"
-  case uid = "UID", dtstamp = "DTSTAMP", created = "CREATED", lastModified = "LAST-MODIFIED"
-  case sequence = "SEQUENCE", summary = "SUMMARY", description = "DESCRIPTION", status = "STATUS"
-  case classification = "CLASS", due = "DUE", dtstart = "DTSTART", duration = "DURATION"
-  case completed = "COMPLETED", percentComplete = "PERCENT-COMPLETE", priority = "PRIORITY"
-  case categories = "CATEGORIES", relatedTo = "RELATED-TO", url = "URL", location = "LOCATION"
-  case geo = "GEO", comment = "COMMENT", contact = "CONTACT", attach = "ATTACH", organizer = "ORGANIZER"
-  case attendee = "ATTENDEE", rrule = "RRULE", rdate = "RDATE", exdate = "EXDATE"
-  case recurrenceID = "RECURRENCE-ID", trigger = "TRIGGER", action = "ACTION", repeatCount = "REPEAT"
-  case tzid = "TZID", tzname = "TZNAME", tzoffsetfrom = "TZOFFSETFROM", tzoffsetto = "TZOFFSETTO"
-  case tzurl = "TZURL", licLocation = "X-LIC-LOCATION"
-  case remconvFlagged = "X-REMCONV-FLAGGED", remconvExtra = "X-REMCONV-EXTRA"
-  case remconvInvalid = "X-REMCONV-INVALID", remconvCreated = "X-REMCONV-CREATED"
-  case value = "VALUE", reltype = "RELTYPE", related = "RELATED", language = "LANGUAGE", altrep = "ALTREP"
-  case encoding = "ENCODING", fmttype = "FMTTYPE"
+  case begin = "BEGIN"
+  case end = "END"
+  case vcalendar = "VCALENDAR"
+  case vtodo = "VTODO"
+  case vevent = "VEVENT"
+  case vjournal = "VJOURNAL"
+  case vtimezone = "VTIMEZONE"
+  case valarm = "VALARM"
+  case standard = "STANDARD"
+  case daylight = "DAYLIGHT"
+  case version = "VERSION"
+  case prodid = "PRODID"
+  case calscale = "CALSCALE"
+  case method = "METHOD"
+  case name = "NAME"
+  case color = "COLOR"
+  case calendarName = "X-WR-CALNAME"
+  case calendarTimeZone = "X-WR-TIMEZONE"
+  case appleCalendarColor = "X-APPLE-CALENDAR-COLOR"
+  case appleSortOrder = "X-APPLE-SORT-ORDER"
+  case uid = "UID"
+  case dtstamp = "DTSTAMP"
+  case created = "CREATED"
+  case lastModified = "LAST-MODIFIED"
+  case sequence = "SEQUENCE"
+  case summary = "SUMMARY"
+  case description = "DESCRIPTION"
+  case status = "STATUS"
+  case classification = "CLASS"
+  case due = "DUE"
+  case dtstart = "DTSTART"
+  case duration = "DURATION"
+  case completed = "COMPLETED"
+  case percentComplete = "PERCENT-COMPLETE"
+  case priority = "PRIORITY"
+  case categories = "CATEGORIES"
+  case relatedTo = "RELATED-TO"
+  case url = "URL"
+  case location = "LOCATION"
+  case geo = "GEO"
+  case comment = "COMMENT"
+  case contact = "CONTACT"
+  case attach = "ATTACH"
+  case organizer = "ORGANIZER"
+  case attendee = "ATTENDEE"
+  case rrule = "RRULE"
+  case rdate = "RDATE"
+  case exdate = "EXDATE"
+  case recurrenceID = "RECURRENCE-ID"
+  case trigger = "TRIGGER"
+  case action = "ACTION"
+  case repeatCount = "REPEAT"
+  case tzid = "TZID"
+  case tzname = "TZNAME"
+  case tzoffsetfrom = "TZOFFSETFROM"
+  case tzoffsetto = "TZOFFSETTO"
+  case tzurl = "TZURL"
+  case licLocation = "X-LIC-LOCATION"
+  case remconvFlagged = "X-REMCONV-FLAGGED"
+  case remconvExtra = "X-REMCONV-EXTRA"
+  case remconvInvalid = "X-REMCONV-INVALID"
+  case remconvCreated = "X-REMCONV-CREATED"
+  case value = "VALUE"
+  case reltype = "RELTYPE"
+  case related = "RELATED"
+  case language = "LANGUAGE"
+  case altrep = "ALTREP"
+  case encoding = "ENCODING"
+  case fmttype = "FMTTYPE"
 
   /// The longest name packed.
   private static let maximumLength = 24
@@ -163,7 +216,8 @@ enum ICSName: String, CaseIterable {
 
     /// The slot to start probing at: the high bits of a multiplicative hash.
     var slot: Int {
-      let mixed = (words.0 &* 0x9E37_79B9_7F4A_7C15) ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (words.2 &* 0x1656_67B1_9E37_79F9)
+      let mixed =
+        (words.0 &* 0x9E37_79B9_7F4A_7C15) ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F) ^ (words.2 &* 0x1656_67B1_9E37_79F9)
       return Int(truncatingIfNeeded: mixed >> 55) & (ICSName.tableSize - 1)
     }
   }
@@ -222,7 +276,8 @@ struct ContentLineParts: Sendable, Equatable {
         // with other characters, whose validation goes scalar by scalar.
         let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
         guard part.count > 15, !Self.isASCII(part) else { return String(decoding: part, as: UTF8.self) }
-        return String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
+        return String(
+          Substring(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)]))
       }
     }
     switch parts {

@@ -93,7 +93,8 @@ final class ContentLineReader {
   func materialize() -> ContentLine {
     if let decoded { return decoded }
     return ContentLine(
-      text: String(decoding: logical, as: UTF8.self), line: current.line, known: current.known, boundary: current.boundary)
+      text: String(decoding: logical, as: UTF8.self), line: current.line, known: current.known,
+      boundary: current.boundary)
   }
 
   /// The length in bytes of the last `nextHead()`'s line once decoded.

@@ -45,7 +45,9 @@ enum ICSPropertyRules {
   static func passesWithoutParsing(_ line: ContentLine, checksReadValues: Bool) -> Bool {
     if let known = line.known, hasTypedValue(known, checksReadValues: checksReadValues) { return false }
     return line.text.utf8.withContiguousStorageIfAvailable { bytes in
-      guard let base = bytes.baseAddress, let colon = memchr(base, Int32(UInt8(ascii: ":")), bytes.count) else { return false }
+      guard let base = bytes.baseAddress, let colon = memchr(base, Int32(UInt8(ascii: ":")), bytes.count) else {
+        return false
+      }
       let head = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
       guard head + 1 < bytes.count, memchr(base, Int32(UInt8(ascii: "\"")), head) == nil else { return false }
       return line.known != nil || isExtensionName(UnsafeBufferPointer(rebasing: bytes[..<head]))
@@ -58,8 +60,10 @@ enum ICSPropertyRules {
     for byte in head[2...] {
       if byte == UInt8(ascii: ";") { return true }
       let letter = byte | 0x20
-      guard (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        || byte == UInt8(ascii: "-")
+      guard
+        (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+          || byte == UInt8(ascii: "-")
       else { return false }
     }
     return true
@@ -75,8 +79,12 @@ enum ICSPropertyRules {
   }
 
   private enum ValueType: String {
-    case dateTimeList = "DATE-TIME", integer = "INTEGER", duration = "DURATION", period = "PERIOD"
-    case recur = "RECUR", geo = "GEO"
+    case dateTimeList = "DATE-TIME"
+    case integer = "INTEGER"
+    case duration = "DURATION"
+    case period = "PERIOD"
+    case recur = "RECUR"
+    case geo = "GEO"
   }
 
   /// The type the value must have, or nil for types with no syntax to check (TEXT, URI, …).
@@ -144,7 +152,8 @@ enum ICSPropertyRules {
   private static func isNameSyntax(_ name: String) -> Bool {
     !name.isEmpty
       && name.utf8.allSatisfy { byte in
-        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
           || byte == UInt8(ascii: "-")
       }
   }
@@ -180,7 +189,9 @@ enum ICSPropertyRules {
     return hasTime && rest.isEmpty
   }
 
-  private static let frequencies: Set<String> = ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"]
+  private static let frequencies: Set<String> = [
+    "SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY",
+  ]
   private static let weekdays: Set<String> = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
 
   /// RFC 5545 §3.3.10 (and RFC 7529's RSCALE and SKIP): `KEY=VALUE` parts, each key once, a

@@ -11,7 +11,9 @@ final class ICSReadSession {
   /// How often a warning said once per input came up, said or not.
   private(set) var onceWarningsAsked = 0
 
-  init(file: String, diagnostics: DiagnosticLog, options: ReaderOptions, links: ChildLinks, derivedIDs: DerivedIDGenerator) {
+  init(
+    file: String, diagnostics: DiagnosticLog, options: ReaderOptions, links: ChildLinks, derivedIDs: DerivedIDGenerator
+  ) {
     self.file = file
     self.diagnostics = diagnostics
     self.options = options

@@ -278,7 +278,9 @@ enum ICSInput {
 
   /// Copies a stream (standard input, a pipe) to a private temporary file, line by line, and
   /// opens it twice. The file is unlinked at once: nothing is left behind.
-  private static func spool(_ input: ByteReader, name: String) throws(RemconvError) -> (prescan: ByteReader, main: ByteReader) {
+  private static func spool(_ input: ByteReader, name: String) throws(RemconvError) -> (
+    prescan: ByteReader, main: ByteReader
+  ) {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("remconv-spool-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ics").path
     let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

@@ -131,7 +131,9 @@ enum ICSText {
   /// Splits serialised iCalendar text (libical's output) into unfolded content lines.
   static func unfoldedLines(of text: String) -> [String] {
     var lines: [String] = []
-    for physical in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+    for physical in text.split(
+      omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+    {
       if let lead = physical.first, lead == " " || lead == "\t", !lines.isEmpty {
         lines[lines.count - 1] += physical.dropFirst()
       } else {

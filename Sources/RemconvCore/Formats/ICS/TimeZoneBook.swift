@@ -31,7 +31,8 @@ final class TimeZoneBook {
   func add(_ block: ComponentBlock) throws(RemconvError) {
     if let problem = TimeZoneBounds.problem(in: block) {
       throw .malformedInput(
-        "VTIMEZONE\(block.firstValue(of: .tzid).map { " '\($0)'" } ?? ""): \(problem)", at: SourceLocation(file: file, line: block.startLine))
+        "VTIMEZONE\(block.firstValue(of: .tzid).map { " '\($0)'" } ?? ""): \(problem)",
+        at: SourceLocation(file: file, line: block.startLine))
     }
     guard let tzid = block.firstValue(of: .tzid), blocks[tzid] == nil else { return }
     blocks[tzid] = block
@@ -39,7 +40,8 @@ final class TimeZoneBook {
     guard TimeZoneResolver.resolve(tzid, vtimezone: block) == .unresolved else { return }
     do throws(ICalTimeZone.Refusal) {
       let zone = try ICalTimeZone(
-        vtimezone: block.text, lastYear: TimeZoneBounds.lastConvertedYear, maximumChanges: TimeZoneBounds.maximumChanges)
+        vtimezone: block.text, lastYear: TimeZoneBounds.lastConvertedYear, maximumChanges: TimeZoneBounds.maximumChanges
+      )
       defined[tzid] = zone
     } catch .tooManyChanges(let limit, let year) {
       throw .malformedInput(
@@ -61,7 +63,8 @@ final class TimeZoneBook {
       zone = .iana(name)
     case .mapped(let name, let reason):
       diagnostics.warning(
-        "time-zone", "TZID '\(tzid)' is not an IANA zone name; it is read as \(name) (\(reason))", at: location, uid: uid)
+        "time-zone", "TZID '\(tzid)' is not an IANA zone name; it is read as \(name) (\(reason))", at: location,
+        uid: uid)
       zone = .iana(name)
     case .unresolved:
       if let block, let icalZone = defined[tzid] {
@@ -72,7 +75,8 @@ final class TimeZoneBook {
         zone = .vtimezone(icalZone)
       } else {
         diagnostics.warning(
-          "time-zone", "TZID '\(tzid)' matches no IANA zone and the file has no usable VTIMEZONE for it; its times are read without a zone",
+          "time-zone",
+          "TZID '\(tzid)' matches no IANA zone and the file has no usable VTIMEZONE for it; its times are read without a zone",
           at: location, uid: uid)
         zone = .unknown
       }
@@ -97,7 +101,9 @@ final class TimeZoneBook {
 
   /// The instant of `time` in a zone only the input's VTIMEZONE defines; nil, with a warning,
   /// for a year past `TimeZoneBounds.lastConvertedYear`, which the zone was not counted for.
-  func utcSeconds(of time: LocalDateTime, in zone: ICalTimeZone, tzid: String, at location: SourceLocation, uid: String?) -> Int64? {
+  func utcSeconds(
+    of time: LocalDateTime, in zone: ICalTimeZone, tzid: String, at location: SourceLocation, uid: String?
+  ) -> Int64? {
     guard time.date.year <= TimeZoneBounds.lastConvertedYear else {
       diagnostics.warning(
         "time-zone",
@@ -146,7 +152,8 @@ enum TimeZoneBounds {
         }
       }
       if observances > maximumObservances {
-        return "more than \(maximumObservances) observances (STANDARD, DAYLIGHT and RDATE values): the limit of one time zone"
+        return
+          "more than \(maximumObservances) observances (STANDARD, DAYLIGHT and RDATE values): the limit of one time zone"
       }
     }
     return nil

@@ -21,7 +21,9 @@ struct VCalendarDecoder {
     var seen: Set<String> = []
 
     func keepInvalid(_ parts: ContentLineParts, _ line: ContentLine, _ reason: String) {
-      session.warn("invalid-value", "\(parts.name): \(reason); the line is kept in the list's extra.ical.invalid", line: line.line, uid: uid)
+      session.warn(
+        "invalid-value", "\(parts.name): \(reason); the line is kept in the list's extra.ical.invalid", line: line.line,
+        uid: uid)
       invalid.append(line.text)
     }
 
@@ -41,7 +43,9 @@ struct VCalendarDecoder {
       case "NAME", "X-WR-CALNAME":
         names[name] = value
       case "X-APPLE-CALENDAR-COLOR":
-        if let normalized = ListColor.normalized(value) { color = normalized } else {
+        if let normalized = ListColor.normalized(value) {
+          color = normalized
+        } else {
           keepInvalid(parts, line, "'\(value)' is not a #RRGGBB colour")
         }
       case "COLOR":
@@ -49,7 +53,9 @@ struct VCalendarDecoder {
       case "X-REMCONV-SYMBOL":
         if value.isEmpty { keepInvalid(parts, line, "the symbol is empty") } else { symbol = value }
       case "X-REMCONV-CREATED":
-        if case .utc(let time) = ICSDateValue(parts) { createdAt = Timestamp(utc: time) } else {
+        if case .utc(let time) = ICSDateValue(parts) {
+          createdAt = Timestamp(utc: time)
+        } else {
           keepInvalid(parts, line, "'\(parts.value)' is not a UTC date-time")
         }
       case "UID":
@@ -70,7 +76,8 @@ struct VCalendarDecoder {
         "list-name", "NAME '\(name)' and X-WR-CALNAME '\(calendarName)' differ; the list is named '\(name)'",
         line: properties.first?.line, uid: uid)
     }
-    let name = names["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? names["X-WR-CALNAME"].flatMap { $0.isEmpty ? nil : $0 }
+    let name =
+      names["NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? names["X-WR-CALNAME"].flatMap { $0.isEmpty ? nil : $0 }
       ?? fallbackName
     var extra = passedThrough
     var ical: [String: JSONValue] = [:]
@@ -86,7 +93,8 @@ struct VCalendarDecoder {
   static func hasName(_ properties: [ContentLine]) -> Bool {
     properties.contains { line in
       let name = line.name
-      return (name == "NAME" || name == "X-WR-CALNAME") && !(line.parts?.value.trimmingASCIIWhitespace().isEmpty ?? true)
+      return (name == "NAME" || name == "X-WR-CALNAME")
+        && !(line.parts?.value.trimmingASCIIWhitespace().isEmpty ?? true)
     }
   }
 

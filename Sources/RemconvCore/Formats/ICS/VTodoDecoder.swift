@@ -92,7 +92,8 @@ struct VTodoDecoder {
         continue
       case nil:
         if depth > 1 {
-          fields.lines.append(isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text))
+          fields.lines.append(
+            isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text))
           continue
         }
       }
@@ -115,7 +116,8 @@ struct VTodoDecoder {
       let repeatable = Self.isRepeatable(name)
       if !repeatable, seenNames.contains(name) {
         session.warn(
-          "duplicate-property", "\(name.rawValue) appears again in the VTODO; the first is used, this one is kept as it is",
+          "duplicate-property",
+          "\(name.rawValue) appears again in the VTODO; the first is used, this one is kept as it is",
           line: line.line, uid: uid)
         fields.lines.append(line.text)
         continue
@@ -144,7 +146,8 @@ struct VTodoDecoder {
   private func stampTime(_ fields: Fields, uid: String?) -> Timestamp? {
     guard let (parts, line) = fields.stampLine else { return nil }
     if let stamp = timestamp(parts, line: line, uid: uid) { return stamp }
-    session.warn("invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: uid)
+    session.warn(
+      "invalid-value", "DTSTAMP '\(parts.value)' is not a date-time; it is not used", line: line.line, uid: uid)
     return nil
   }
 
@@ -203,7 +206,9 @@ struct VTodoDecoder {
     }
   }
 
-  private func read(_ name: ICSName, _ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields) {
+  private func read(
+    _ name: ICSName, _ parts: ContentLineParts, line: ContentLine, uid: String?, into fields: inout Fields
+  ) {
     let value = parts.value
     switch name {
     case .uid:
@@ -265,7 +270,9 @@ struct VTodoDecoder {
       default: invalid(parts, line, uid, &fields)
       }
     case .remconvExtra:
-      guard let object = ICSPassThrough.decode(ICSText.unescape(value)) else { return invalid(parts, line, uid, &fields) }
+      guard let object = ICSPassThrough.decode(ICSText.unescape(value)) else {
+        return invalid(parts, line, uid, &fields)
+      }
       fields.passedThrough.merge(object) { _, new in new }
     case .remconvInvalid:
       fields.invalid.append(ICSText.unescape(value))
@@ -314,7 +321,9 @@ struct VTodoDecoder {
       case .iana(let name): return .zoned(time, timeZone: name)
       case .vtimezone(let zone):
         let location = session.location(line.line)
-        guard let seconds = session.zones.utcSeconds(of: time, in: zone, tzid: tzid, at: location, uid: uid) else { return nil }
+        guard let seconds = session.zones.utcSeconds(of: time, in: zone, tzid: tzid, at: location, uid: uid) else {
+          return nil
+        }
         return .utc(LocalDateTime(secondsSinceEpoch: seconds))
       case .unknown: return .floating(time)
       }
@@ -332,7 +341,8 @@ struct VTodoDecoder {
     case .floating(let time):
       session.warnOnce(
         "floating-\(parts.name)", "floating-time",
-        "\(parts.name) has no zone although RFC 5545 wants UTC; it is read in \(zone.identifier)", line: line.line, uid: uid)
+        "\(parts.name) has no zone although RFC 5545 wants UTC; it is read in \(zone.identifier)", line: line.line,
+        uid: uid)
       return Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: zone) * 1000)
     case .zoned(let time, let tzid):
       if let seconds = session.zones.utcSeconds(of: time, tzid: tzid, at: session.location(line.line), uid: uid) {
@@ -348,7 +358,8 @@ struct VTodoDecoder {
     case .date(let date):
       session.warnOnce(
         "date-\(parts.name)", "floating-time",
-        "\(parts.name) is a date without a time; it is read as midnight in \(zone.identifier)", line: line.line, uid: uid)
+        "\(parts.name) is a date without a time; it is read as midnight in \(zone.identifier)", line: line.line,
+        uid: uid)
       let midnight = LocalDateTime(date: date, hour: 0, minute: 0, second: 0) ?? LocalDateTime(secondsSinceEpoch: 0)
       return Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: midnight, in: zone) * 1000)
     }
@@ -394,7 +405,8 @@ struct VTodoDecoder {
   /// An override's lines, kept whole: those that break a rule wrapped in `X-REMCONV-INVALID`.
   private func keptLines(of block: ComponentBlock, uid: String?) -> [String] {
     block.lines.map { line in
-      line.boundary != nil || isKept(line, checksReadValues: true, uid: uid) ? line.text : Self.encodedInvalid(line.text)
+      line.boundary != nil || isKept(line, checksReadValues: true, uid: uid)
+        ? line.text : Self.encodedInvalid(line.text)
     }
   }
 

@@ -52,12 +52,15 @@ final class VTodoEncoder {
       }
       if reminder.completedAt != nil {
         diagnostics.warning(
-          "cannot-carry", "the reminder is not done but has a completion time; iCalendar cannot say both, so COMPLETED is left out",
+          "cannot-carry",
+          "the reminder is not done but has a completion time; iCalendar cannot say both, so COMPLETED is left out",
           uid: reminder.id)
       }
     }
 
-    if let exact = ical["priority"]?.intValue, (1...9).contains(exact), Priority(iCalendarNumber: exact) == reminder.priority {
+    if let exact = ical["priority"]?.intValue, (1...9).contains(exact),
+      Priority(iCalendarNumber: exact) == reminder.priority
+    {
       property("PRIORITY", [], String(exact))
     } else if let number = reminder.priority.iCalendarNumber {
       property("PRIORITY", [], String(number))
@@ -81,7 +84,8 @@ final class VTodoEncoder {
     if let url = reminder.url {
       let singleLine = url.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
       if singleLine != url {
-        diagnostics.warning("cannot-carry", "a URL cannot hold line breaks in iCalendar; they are removed", uid: reminder.id)
+        diagnostics.warning(
+          "cannot-carry", "a URL cannot hold line breaks in iCalendar; they are removed", uid: reminder.id)
       }
       property("URL", [], singleLine)
     }
@@ -101,7 +105,9 @@ final class VTodoEncoder {
       lines += (override.arrayValue ?? []).compactMap(\.stringValue)
     }
     for line in lines.dropFirst() {
-      guard line.contains("TZID="), let tzid = ContentLineParts(line)?.parameter("TZID"), !tzids.contains(tzid) else { continue }
+      guard line.contains("TZID="), let tzid = ContentLineParts(line)?.parameter("TZID"), !tzids.contains(tzid) else {
+        continue
+      }
       tzids.append(tzid)
     }
     return Encoded(lines: lines, tzids: tzids)

@@ -72,7 +72,8 @@ public enum VdirFormat {
         items = try Self.itemFiles(in: folder)
         for link in try Self.linkedItems(in: folder) {
           context.diagnostics.warning(
-            "symbolic-link", "a symbolic link, not an item: it is not followed and not read", at: SourceLocation(file: folder + "/" + link),
+            "symbolic-link", "a symbolic link, not an item: it is not followed and not read",
+            at: SourceLocation(file: folder + "/" + link),
             uid: nil)
         }
         return .list(list)
@@ -127,7 +128,8 @@ public enum VdirFormat {
     /// A collection's list: its `displayname` (else the folder's name), `color` and symbol.
     private func readList(_ folder: String) throws(RemconvError) -> ReminderList {
       let folderName = URL(fileURLWithPath: folder).lastPathComponent
-      let name = try metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
+      let name =
+        try metadata(displayNameFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
         ?? VdirNames.decoded(folderName)
       let id = try metadata(idFile, in: folder).flatMap { $0.isEmpty ? nil : $0 }
       var list = ReminderList(id: id ?? StableID.derived(["list", ListName.key(for: name)]), name: name)
@@ -158,7 +160,9 @@ public enum VdirFormat {
 
     /// Warns about a metadata file that cannot be read and keeps its text in
     /// `extra["vdir"]["invalid"]`, from where the writer puts it back.
-    private func invalidMetadata(_ file: String, _ text: String, in folder: String, list: inout ReminderList, _ reason: String) {
+    private func invalidMetadata(
+      _ file: String, _ text: String, in folder: String, list: inout ReminderList, _ reason: String
+    ) {
       context.diagnostics.warning(
         "invalid-value", "'\(text)' \(reason); it is kept in the list's extra.vdir.invalid",
         at: SourceLocation(file: folder + "/" + file), uid: list.id)
@@ -176,7 +180,8 @@ public enum VdirFormat {
       case S_IFREG: break
       case S_IFLNK:
         context.diagnostics.warning(
-          "symbolic-link", "a symbolic link, not a metadata file: it is not followed and not read", at: SourceLocation(file: path),
+          "symbolic-link", "a symbolic link, not a metadata file: it is not followed and not read",
+          at: SourceLocation(file: path),
           uid: nil)
         return nil
       default: return nil
@@ -184,7 +189,8 @@ public enum VdirFormat {
       let reader = try ByteReader.open(path: path, followingLinks: false)
       let bytes = try limit < ByteReader.bufferSize ? reader.peekPrefix(limit + 1) : reader.readAll(limit: limit)
       guard bytes.count <= limit else {
-        throw .invalidInput("larger than the limit of \(limit) bytes for a vdir metadata file", at: SourceLocation(file: path))
+        throw .invalidInput(
+          "larger than the limit of \(limit) bytes for a vdir metadata file", at: SourceLocation(file: path))
       }
       return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -268,7 +274,8 @@ public enum VdirFormat {
       guard mkdir(stage, Self.folderMode) == 0 else {
         TemporaryPaths.unregister(stageRegistration)
         let target = rootExists ? stage : root
-        throw RemconvError.cannotCreateOutput("\(target): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
+        throw RemconvError.cannotCreateOutput(
+          "\(target): cannot create the folder: \(String(cString: strerror(errno)).lowercased())")
       }
     }
 
@@ -343,7 +350,8 @@ public enum VdirFormat {
       if !rootExists {
         try Self.synchronize(stage)
         guard rename(stage, root) == 0 else {
-          throw RemconvError.cannotCreateOutput("\(root): cannot move the export into place: \(String(cString: strerror(errno)).lowercased())")
+          throw RemconvError.cannotCreateOutput(
+            "\(root): cannot move the export into place: \(String(cString: strerror(errno)).lowercased())")
         }
         isFinished = true
         TemporaryPaths.unregister(stageRegistration)
@@ -356,7 +364,8 @@ public enum VdirFormat {
         if !exists, FileKind.of(target) == nil {
           try Self.synchronize(source)
           guard rename(source, target) == 0 else {
-            throw RemconvError.cannotCreateOutput("\(target): cannot move the folder into place: \(String(cString: strerror(errno)).lowercased())")
+            throw RemconvError.cannotCreateOutput(
+              "\(target): cannot move the folder into place: \(String(cString: strerror(errno)).lowercased())")
           }
           continue
         }
@@ -379,14 +388,18 @@ public enum VdirFormat {
     private func place(_ source: String, at target: String) throws {
       if options.force {
         if let kind = FileKind.of(target), kind != .regular, kind != .symbolicLink {
-          throw RemconvError.cannotCreateOutput("\(target): is a \(kind), not a regular file: never replaced, even with --force")
+          throw RemconvError.cannotCreateOutput(
+            "\(target): is a \(kind), not a regular file: never replaced, even with --force")
         }
         guard rename(source, target) == 0 else {
-          throw RemconvError.cannotCreateOutput("\(target): cannot replace: \(String(cString: strerror(errno)).lowercased())")
+          throw RemconvError.cannotCreateOutput(
+            "\(target): cannot replace: \(String(cString: strerror(errno)).lowercased())")
         }
       } else {
         guard link(source, target) == 0 else {
-          let reason = errno == EEXIST ? "already exists (use --force to replace it)" : String(cString: strerror(errno)).lowercased()
+          let reason =
+            errno == EEXIST
+            ? "already exists (use --force to replace it)" : String(cString: strerror(errno)).lowercased()
           throw RemconvError.cannotCreateOutput("\(target): \(reason)")
         }
       }
@@ -398,9 +411,12 @@ public enum VdirFormat {
       let target = root + "/" + name + "/" + file
       if exists, let kind = FileKind.of(target) {
         if kind == .directory { throw RemconvError.cannotCreateOutput("\(target): is a directory") }
-        if !options.force { throw RemconvError.cannotCreateOutput("\(target): already exists (use --force to replace it)") }
+        if !options.force {
+          throw RemconvError.cannotCreateOutput("\(target): already exists (use --force to replace it)")
+        }
         if kind != .regular, kind != .symbolicLink {
-          throw RemconvError.cannotCreateOutput("\(target): is a \(kind), not a regular file: never replaced, even with --force")
+          throw RemconvError.cannotCreateOutput(
+            "\(target): is a \(kind), not a regular file: never replaced, even with --force")
         }
       }
       let path = stage + "/" + name + "/" + file
@@ -408,7 +424,10 @@ public enum VdirFormat {
       let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (options.force ? O_TRUNC : O_EXCL)
       let descriptor = open(path, flags, OutputFile.mode)
       guard descriptor >= 0 else {
-        let reason = errno == EEXIST ? "already exists (use --force to replace it)" : "cannot create: " + String(cString: strerror(errno)).lowercased()
+        let reason =
+          errno == EEXIST
+          ? "already exists (use --force to replace it)"
+          : "cannot create: " + String(cString: strerror(errno)).lowercased()
         throw RemconvError.cannotCreateOutput("\(target): \(reason)")
       }
       defer { close(descriptor) }

@@ -130,7 +130,8 @@ enum JCalTime {
       return .success(Timestamp(utc: time))
     }
     guard let time = LocalDateTime(iso: text) else { return .failure(.notADate(text)) }
-    guard let tzid = property.parameter("tzid"), let zone = TimeZone(identifier: tzid), TimeZoneNames.isKnown(tzid) else {
+    guard let tzid = property.parameter("tzid"), let zone = TimeZone(identifier: tzid), TimeZoneNames.isKnown(tzid)
+    else {
       return .failure(.notAnInstant(text))
     }
     return .success(Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: zone) * 1000))

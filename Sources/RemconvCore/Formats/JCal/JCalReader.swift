@@ -109,7 +109,8 @@ final class JCalReader: ReminderReader {
     _ = try parser.peekToken()
     let propertiesLocation = parser.location
     guard case .array(let properties) = try parser.parseValue(depth: 2) else {
-      throw RemconvError.malformedInput("malformed jCal: a vcalendar's properties must be an array", at: propertiesLocation)
+      throw RemconvError.malformedInput(
+        "malformed jCal: a vcalendar's properties must be an array", at: propertiesLocation)
     }
     let list = try decoder.list(properties: properties, components: [], fallbackName: fallbackName, at: location)
     calendar = (list, location, [])

@@ -66,7 +66,8 @@ struct JCalDecoder {
 
     func invalid(_ property: JCalProperty, _ raw: JSONValue, _ reason: String) {
       diagnostics.warning(
-        "invalid-value", "\(property.name.uppercased()): \(reason) (kept in extra.jcal.invalid)", at: location, uid: uid)
+        "invalid-value", "\(property.name.uppercased()): \(reason) (kept in extra.jcal.invalid)", at: location, uid: uid
+      )
       if kept.invalid[property.name] == nil { kept.invalid[property.name] = raw } else { kept.properties.append(raw) }
     }
     func text(_ property: JCalProperty, _ raw: JSONValue) -> String? {
@@ -87,7 +88,9 @@ struct JCalDecoder {
       let name = property.name
       if name == "categories" {
         let values = property.values.compactMap(\.stringValue)
-        if values.count == property.values.count { tags += values.filter { !$0.isEmpty } } else {
+        if values.count == property.values.count {
+          tags += values.filter { !$0.isEmpty }
+        } else {
           invalid(property, raw, "the values should be texts")
         }
         continue
@@ -106,7 +109,9 @@ struct JCalDecoder {
       case "created": createdAt = instant(property, raw)
       case "last-modified": editedAt = instant(property, raw)
       case "percent-complete":
-        if let value = property.values.first?.intValue, (0...100).contains(value) { percent = value } else {
+        if let value = property.values.first?.intValue, (0...100).contains(value) {
+          percent = value
+        } else {
           invalid(property, raw, "the value should be an integer from 0 to 100")
         }
       case "priority":
@@ -127,13 +132,16 @@ struct JCalDecoder {
       case "url": url = text(property, raw)
       case "related-to":
         let relation = property.parameter("reltype")?.uppercased() ?? "PARENT"
-        if relation == "PARENT", let parent = text(property, raw) { parentID = parent } else if relation != "PARENT" {
+        if relation == "PARENT", let parent = text(property, raw) {
+          parentID = parent
+        } else if relation != "PARENT" {
           kept.properties.append(raw)
         }
       case "x-remconv-flagged":
         switch property.values.first {
         case .bool(let flag)?: flagged = flag
-        case .string(let text)? where ["TRUE", "FALSE"].contains(text.uppercased()): flagged = text.uppercased() == "TRUE"
+        case .string(let text)? where ["TRUE", "FALSE"].contains(text.uppercased()):
+          flagged = text.uppercased() == "TRUE"
         default: invalid(property, raw, "the value should be true or false")
         }
       case "x-remconv-extra":
@@ -218,9 +226,12 @@ struct JCalDecoder {
         }
       case "x-remconv-symbol": symbol = text.isEmpty ? nil : text
       case "x-remconv-created":
-        if case .success(let value) = JCalTime.timestamp(property) { createdAt = value } else {
+        if case .success(let value) = JCalTime.timestamp(property) {
+          createdAt = value
+        } else {
           diagnostics.warning(
-            "invalid-value", "X-REMCONV-CREATED: '\(text)' is not an instant (kept in extra.jcal.invalid)", at: location)
+            "invalid-value", "X-REMCONV-CREATED: '\(text)' is not an instant (kept in extra.jcal.invalid)", at: location
+          )
           kept.invalid[name] = item
         }
       case "uid": uid = text.isEmpty ? nil : text

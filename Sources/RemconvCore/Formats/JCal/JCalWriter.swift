@@ -49,7 +49,8 @@ final class JCalWriter: ReminderWriter {
     if subSecondTimestamps > 0 {
       diagnostics.warning(
         "cannot-carry",
-        "\(subSecondTimestamps) timestamp(s) had fractions of a second; jCal date-times keep whole seconds, so they are cut")
+        "\(subSecondTimestamps) timestamp(s) had fractions of a second; jCal date-times keep whole seconds, so they are cut"
+      )
     }
     try output.flush()
   }
@@ -63,7 +64,9 @@ final class JCalWriter: ReminderWriter {
       JCalProperty("x-wr-calname", text: list.name),
     ]
     if let color = list.color { properties.append(JCalProperty("x-apple-calendar-color", text: color)) }
-    if list.symbol != ReminderList.defaultSymbol { properties.append(JCalProperty("x-remconv-symbol", text: list.symbol)) }
+    if list.symbol != ReminderList.defaultSymbol {
+      properties.append(JCalProperty("x-remconv-symbol", text: list.symbol))
+    }
     if let createdAt = list.createdAt {
       properties.append(JCalProperty("x-remconv-created", [:], "date-time", [.string(utc(createdAt))]))
     }
@@ -74,7 +77,9 @@ final class JCalWriter: ReminderWriter {
 
   private func todo(for reminder: Reminder) -> JCalComponent {
     let jcal = reminder.extra[JCalFormat.extraKey]?.objectValue ?? [:]
-    var properties = [JCalProperty("uid", text: reminder.id), JCalProperty("dtstamp", [:], "date-time", [.string(stamp)])]
+    var properties = [
+      JCalProperty("uid", text: reminder.id), JCalProperty("dtstamp", [:], "date-time", [.string(stamp)]),
+    ]
     func instant(_ name: String, _ value: Timestamp?) {
       if let value { properties.append(JCalProperty(name, [:], "date-time", [.string(utc(value))])) }
     }

@@ -61,8 +61,10 @@ public enum JSONLinesFormat {
         } else {
           // A `list` that is not a string is reported and kept by the list decoder, not dropped.
           var listMembers: [String: JSONValue] = ["name": members["list"] ?? .string(listName)]
-          for (key, target) in [("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
-                                ("listCreatedAt", "createdAt"), ("listExtra", "extra")] {
+          for (key, target) in [
+            ("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
+            ("listCreatedAt", "createdAt"), ("listExtra", "extra"),
+          ] {
             if let value = members[key] { listMembers[target] = value }
           }
           let list = ReminderJSON.decodeList(
@@ -131,7 +133,8 @@ public enum JSONLinesFormat {
   /// (six bytes a byte, `\u0001`), and room for the member names and the values that are not
   /// text. Writing the line took a tenth of an import; this takes the texts' lengths.
   static func lineLengthBound(of reminder: Reminder, prefixLength: Int) -> Int {
-    var length = prefixLength + fixedMembersBound + textBound(reminder.id) + textBound(reminder.title) + textBound(reminder.notes)
+    var length =
+      prefixLength + fixedMembersBound + textBound(reminder.id) + textBound(reminder.title) + textBound(reminder.notes)
     if let parent = reminder.parentID { length += textBound(parent) }
     if let url = reminder.url { length += textBound(url) }
     if case .zoned(_, let zone) = reminder.dueDate { length += 2 * textBound(zone) }

@@ -262,7 +262,8 @@ public enum RemconvJSONFormat {
         try parser.expect(UInt8(ascii: ":"), "':'")
         if key == "lists" {
           context.diagnostics.warning(
-            "duplicate-key", "the member \"lists\" comes twice in the document: the lists of both are read", at: location)
+            "duplicate-key", "the member \"lists\" comes twice in the document: the lists of both are read",
+            at: location)
           try parser.expect(UInt8(ascii: "["), "an array of lists")
           state = .lists(first: true)
           return

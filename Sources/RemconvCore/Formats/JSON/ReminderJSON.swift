@@ -166,7 +166,8 @@ public enum ReminderJSON {
       }
     }
     let parentID = decoder.string(.parentId)
-    let id = decoder.string(.id) ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
+    let id =
+      decoder.string(.id) ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
     var reminder = Reminder(
       id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string(.notes) ?? "",
       isDone: decoder.bool(.isDone) ?? false, completedAt: decoder.timestamp(.completedAt),

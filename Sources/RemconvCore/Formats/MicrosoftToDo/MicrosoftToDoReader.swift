@@ -69,7 +69,8 @@ final class MicrosoftToDoReader: ReminderReader {
   // MARK: Tasks
 
   /// The task and its checklist items as subtasks, in that order.
-  private func decodeTask(_ members: [String: JSONValue], listID: String, at location: SourceLocation) -> [SourceRecord] {
+  private func decodeTask(_ members: [String: JSONValue], listID: String, at location: SourceLocation) -> [SourceRecord]
+  {
     var fields = JSONObjectFields(members, location: location, diagnostics: context.diagnostics)
     var kept: [String: JSONValue] = [:]
     let sourceID = fields.string("id")
@@ -151,7 +152,8 @@ final class MicrosoftToDoReader: ReminderReader {
       } else {
         invalidItems.append(item)
         context.diagnostics.warning(
-          "invalid-value", "checklist item \(index + 1) is not an object (kept in extra.invalid)", at: location, uid: id)
+          "invalid-value", "checklist item \(index + 1) is not an object (kept in extra.invalid)", at: location, uid: id
+        )
       }
     }
     task.extra = fields.extra(formatKey: MicrosoftToDoFormat.extraKey, kept: kept)

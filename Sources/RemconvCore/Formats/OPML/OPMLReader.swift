@@ -44,7 +44,8 @@ final class OPMLReader: ReminderReader {
   /// The id of the list top-level reminders go to, once decided ("" for the import's default).
   private var defaultListID: String?
   /// What derived UIDs use for the import's default list, which has no id in the source.
-  private lazy var defaultListKey = "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
+  private lazy var defaultListKey =
+    "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
   /// What an outline's digest depends on besides its attributes (see `KnownRecords`).
   private lazy var digestContext = context.recordDigestContext(format: "opml")
 
@@ -59,7 +60,8 @@ final class OPMLReader: ReminderReader {
     while pending.isEmpty {
       guard let event = try nextEvent() else {
         guard sawBody else {
-          throw RemconvError.malformedInput("the OPML document has no <body>", at: context.location(line: rootLine ?? 1))
+          throw RemconvError.malformedInput(
+            "the OPML document has no <body>", at: context.location(line: rootLine ?? 1))
         }
         return nil
       }
@@ -88,7 +90,8 @@ final class OPMLReader: ReminderReader {
     case (.prolog, .start(let tag)):
       guard tag.localName == "opml", tag.namespace == nil else {
         throw RemconvError.malformedInput(
-          "not an OPML document: the root element is <\(tag.localName)>, not <opml>", at: context.location(line: tag.line))
+          "not an OPML document: the root element is <\(tag.localName)>, not <opml>",
+          at: context.location(line: tag.line))
       }
       section = .document
       rootLine = tag.line
@@ -256,7 +259,9 @@ final class OPMLReader: ReminderReader {
       if meaning.title != text { fields.keep(OPMLName.text, text) }
     }
     let parentID = fields.remconv(OPMLName.Remconv.parentID) ?? enclosingID
-    let id = explicitID ?? derivedIDs.next(["reminder", listID.isEmpty ? defaultListKey : listID, parentID ?? "", meaning.title])
+    let id =
+      explicitID
+      ?? derivedIDs.next(["reminder", listID.isEmpty ? defaultListKey : listID, parentID ?? "", meaning.title])
     fields.uid = id
     var isDone = meaning.isDone ?? false
     for name in [OPMLName.complete, OPMLName.dynalistComplete] {
@@ -305,7 +310,9 @@ struct OutlineAttributes {
   /// A completion attribute, a note, a Logseq marker or a remconv attribute.
   var looksLikeTask: Bool {
     if !remconv.isEmpty { return true }
-    if [OPMLName.complete, OPMLName.dynalistComplete, OPMLName.status, OPMLName.note].contains(where: { plain[$0] != nil }) {
+    if [OPMLName.complete, OPMLName.dynalistComplete, OPMLName.status, OPMLName.note].contains(where: {
+      plain[$0] != nil
+    }) {
       return true
     }
     guard let text = plain[OPMLName.text], let firstWord = text.split(separator: " ").first else { return false }
@@ -422,7 +429,9 @@ private struct FieldReader {
       }
     }
     for (name, value) in attributes.plain { kept[name] = .string(value) }
-    for (name, value) in attributes.remconv { kept[OPMLName.clark(name, namespace: OPMLFormat.namespace)] = .string(value) }
+    for (name, value) in attributes.remconv {
+      kept[OPMLName.clark(name, namespace: OPMLFormat.namespace)] = .string(value)
+    }
     for (name, value) in attributes.foreign { kept[name] = .string(value) }
     if !kept.isEmpty {
       var bag = result[OPMLFormat.extraKey]?.objectValue ?? [:]

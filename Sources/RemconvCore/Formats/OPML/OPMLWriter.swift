@@ -166,9 +166,11 @@ final class OPMLWriter: ReminderWriter {
     }
     let createdInRFC822 = Self.fitsRFC822(reminder.createdAt)
     if createdInRFC822 { attributes.add(OPMLName.created, reminder.createdAt.map(RFC822Date.format)) }
-    let tagsAsCategory = !reminder.tags.isEmpty && reminder.tags.allSatisfy { tag in
-      !tag.isEmpty && !tag.contains(",") && tag.trimmingCharacters(in: .whitespaces) == tag
-    }
+    let tagsAsCategory =
+      !reminder.tags.isEmpty
+      && reminder.tags.allSatisfy { tag in
+        !tag.isEmpty && !tag.contains(",") && tag.trimmingCharacters(in: .whitespaces) == tag
+      }
     if tagsAsCategory { attributes.add(OPMLName.category, reminder.tags.joined(separator: ",")) }
     let urlAsLink = kept.isLink && reminder.url != nil
     if urlAsLink { attributes.add(OPMLName.url, reminder.url) }
@@ -202,7 +204,8 @@ final class OPMLWriter: ReminderWriter {
     let meaning = OutlineText(interpreting: original, taskMarkers: true)
     return meaning.title == reminder.title && (meaning.isDone ?? reminder.isDone) == reminder.isDone
       && (meaning.priority ?? reminder.priority) == reminder.priority
-      && (meaning.due == nil || meaning.due == reminder.dueDate) && (meaning.link == nil || meaning.link == reminder.url)
+      && (meaning.due == nil || meaning.due == reminder.dueDate)
+      && (meaning.link == nil || meaning.link == reminder.url)
   }
 }
 
@@ -266,10 +269,11 @@ private struct StartTagAttributes {
     func isStart(_ scalar: Unicode.Scalar) -> Bool {
       (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || scalar == "_" || scalar.value >= 0xC0
     }
-    return isStart(first) && name.unicodeScalars.allSatisfy { scalar in
-      isStart(scalar) || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "."
-        || (scalar.value == 0xB7)
-    }
+    return isStart(first)
+      && name.unicodeScalars.allSatisfy { scalar in
+        isStart(scalar) || (scalar >= "0" && scalar <= "9") || scalar == "-" || scalar == "."
+          || (scalar.value == 0xB7)
+      }
   }
 }
 

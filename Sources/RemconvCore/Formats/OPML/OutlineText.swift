@@ -45,7 +45,8 @@ struct OutlineText: Equatable {
   /// The text up to the first space and the text after it; nil without a space, or when the
   /// first character cannot start a marker or a priority (upper-case letter or `[`).
   private static func firstWord(_ text: String) -> (String, String)? {
-    guard let first = text.utf8.first, (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "["),
+    guard let first = text.utf8.first,
+      (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) || first == UInt8(ascii: "["),
       let space = text.firstIndex(of: " ")
     else { return nil }
     return (String(text[..<space]), String(text[text.index(after: space)...]))
@@ -139,7 +140,9 @@ enum HTMLText {
     init?(_ bytes: [UInt8], at start: Int) {
       var index = start + 1
       if bytes[index...].starts(with: "!--".utf8) {
-        guard let close = HTMLText.find(Array("-->".utf8), in: bytes[(index + 3)...], ignoringCase: false) else { return nil }
+        guard let close = HTMLText.find(Array("-->".utf8), in: bytes[(index + 3)...], ignoringCase: false) else {
+          return nil
+        }
         (name, isClosing, bodyStart, end) = ("!--", false, index, close + 2)
         return
       }
@@ -194,7 +197,8 @@ enum HTMLText {
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
-      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -19,7 +19,8 @@ enum RFC822Date {
   static func format(_ timestamp: Timestamp) -> String {
     let wall = timestamp.utcWallTime
     let weekday = weekdays[Int(Int64(wall.date.daysSinceEpoch).floorModulo(7))]
-    return "\(weekday), \(pad(wall.date.day, 2)) \(months[wall.date.month - 1].prefix(3).capitalized) \(pad(wall.date.year, 4)) "
+    return
+      "\(weekday), \(pad(wall.date.day, 2)) \(months[wall.date.month - 1].prefix(3).capitalized) \(pad(wall.date.year, 4)) "
       + "\(pad(wall.hour, 2)):\(pad(wall.minute, 2)):\(pad(wall.second, 2)) GMT"
   }
 
@@ -37,7 +38,8 @@ enum RFC822Date {
     let clock = tokens[3].split(separator: ":").map { Int($0) }
     guard clock.count == 2 || clock.count == 3, clock.allSatisfy({ $0 != nil }), tokens[3].count >= 5,
       let date = LocalDate(year: year, month: monthIndex + 1, day: day),
-      let wall = LocalDateTime(date: date, hour: clock[0] ?? -1, minute: clock[1] ?? -1, second: clock.count == 3 ? clock[2] ?? -1 : 0),
+      let wall = LocalDateTime(
+        date: date, hour: clock[0] ?? -1, minute: clock[1] ?? -1, second: clock.count == 3 ? clock[2] ?? -1 : 0),
       let offsetMinutes = zoneOffset(tokens[4])
     else { return nil }
     return Timestamp(millisecondsSinceEpoch: (wall.secondsSinceEpoch - Int64(offsetMinutes) * 60) * 1000)

@@ -211,7 +211,8 @@ struct XMLMarkupScreen {
   private mutating func startNote(into output: inout [UInt8]) throws(RemconvError) {
     notes += 1
     if notes > Self.maximumMarkupNotes {
-      throw refusal("more than \(Self.maximumMarkupNotes) comments and processing instructions: the limit of one document")
+      throw refusal(
+        "more than \(Self.maximumMarkupNotes) comments and processing instructions: the limit of one document")
     }
   }
 
@@ -221,7 +222,8 @@ struct XMLMarkupScreen {
     noteBytes += 1
     if noteBytes > Self.maximumMarkupNoteBytes {
       throw refusal(
-        "comments and processing instructions larger than \(Self.maximumMarkupNoteBytes) bytes together: the limit of one document")
+        "comments and processing instructions larger than \(Self.maximumMarkupNoteBytes) bytes together: the limit of one document"
+      )
     }
   }
 

@@ -103,9 +103,12 @@ final class TaskwarriorReader: ReminderReader {
     case let status? where status == "waiting" || status == "recurring":
       kept["status"] = .string(status)
     case let status?:
-      fields.reject("status", .string(status), "status '\(status)' is not pending, waiting, completed, deleted or recurring; read as pending")
+      fields.reject(
+        "status", .string(status),
+        "status '\(status)' is not pending, waiting, completed, deleted or recurring; read as pending")
     case nil where (members["status"] ?? .null).isNull:
-      context.diagnostics.warning("missing-status", "the task has no status; read as pending", at: location, uid: fields.uid)
+      context.diagnostics.warning(
+        "missing-status", "the task has no status; read as pending", at: location, uid: fields.uid)
     case nil: break
     }
 
@@ -140,7 +143,8 @@ final class TaskwarriorReader: ReminderReader {
     case let value?:
       kept["priority"] = value
       context.diagnostics.warning(
-        "unmapped-value", "priority \(JSONText.encode(value)) is not H, M or L; kept in extra.taskwarrior and written back",
+        "unmapped-value",
+        "priority \(JSONText.encode(value)) is not H, M or L; kept in extra.taskwarrior and written back",
         at: location, uid: fields.uid)
     case nil: break
     }

@@ -53,7 +53,8 @@ final class TaskwarriorWriter: ReminderWriter {
     try output.write(taskCount == 0 ? "]\n" : "\n]\n")
     for list in announced where !written.contains(list.id) {
       diagnostics.warning(
-        "cannot-carry", "Taskwarrior cannot carry the empty list '\(list.name)': a project exists only through its tasks",
+        "cannot-carry",
+        "Taskwarrior cannot carry the empty list '\(list.name)': a project exists only through its tasks",
         uid: list.id)
     }
     if !foreignExtra.isEmpty {
@@ -143,7 +144,8 @@ final class TaskwarriorWriter: ReminderWriter {
         seconds = DueDate.utcSeconds(ofWallTime: time, in: zone)
       } else {
         diagnostics.warning(
-          "unknown-zone", "the time zone '\(identifier)' is unknown here; the due time is read in \(options.timeZone.identifier)",
+          "unknown-zone",
+          "the time zone '\(identifier)' is unknown here; the due time is read in \(options.timeZone.identifier)",
           uid: uid)
         seconds = DueDate.utcSeconds(ofWallTime: time, in: options.timeZone)
       }
@@ -166,7 +168,8 @@ final class TaskwarriorWriter: ReminderWriter {
     for tag in reminder.tags {
       var written = String(tag.map { $0.isWhitespace ? "_" : $0 })
       if written.isEmpty {
-        diagnostics.warning("cannot-carry", "Taskwarrior cannot carry an empty tag: it is not written", uid: reminder.id)
+        diagnostics.warning(
+          "cannot-carry", "Taskwarrior cannot carry an empty tag: it is not written", uid: reminder.id)
         continue
       }
       if written != tag {

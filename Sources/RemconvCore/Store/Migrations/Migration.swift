@@ -91,7 +91,9 @@ public struct Migration: Sendable, Hashable {
         if previous == "ALTER", index + 3 < words.count, words[index + 2] == "RENAME",
           words[index + 3] == "TO", !created.contains(nextName)
         {
-          found.append("ALTER TABLE \(nextName.lowercased()) RENAME TO: rename the new table over the old one, never the old one first")
+          found.append(
+            "ALTER TABLE \(nextName.lowercased()) RENAME TO: rename the new table over the old one, never the old one first"
+          )
         }
       default: break
       }

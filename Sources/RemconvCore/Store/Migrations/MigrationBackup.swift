@@ -48,7 +48,9 @@ public struct MigrationBackup: Sendable, Hashable {
     let base = storePath + ".backup-" + pad(from) + "-to-" + pad(to) + "-" + fileTime(date)
     var candidate = base + ".sqlite"
     var sequence = 2
-    while FileManager.default.fileExists(atPath: candidate) || FileManager.default.fileExists(atPath: candidate + partialSuffix) {
+    while FileManager.default.fileExists(atPath: candidate)
+      || FileManager.default.fileExists(atPath: candidate + partialSuffix)
+    {
       candidate = base + "-\(sequence).sqlite"
       sequence += 1
     }
@@ -128,7 +130,9 @@ public struct MigrationBackup: Sendable, Hashable {
       let found = try StoreSnapshot.tableCounts(database)
       if found != counts {
         let differences = Set(found.keys).union(counts.keys).sorted().compactMap { table -> String? in
-          found[table] == counts[table] ? nil : "\(table): \(counts[table].map(String.init) ?? "none") in the store, \(found[table].map(String.init) ?? "none") in the backup"
+          found[table] == counts[table]
+            ? nil
+            : "\(table): \(counts[table].map(String.init) ?? "none") in the store, \(found[table].map(String.init) ?? "none") in the backup"
         }
         throw RemconvError.notAStore(
           "\(path): the backup does not match the store (\(differences.joined(separator: "; ")))")
@@ -144,7 +148,8 @@ public struct MigrationBackup: Sendable, Hashable {
     let backups = list(for: storePath)
     guard backups.count > kept else { return [] }
     var removed: [String] = []
-    for backup in backups.dropLast(max(kept, 0)) where (try? FileManager.default.removeItem(atPath: backup.path)) != nil {
+    for backup in backups.dropLast(max(kept, 0)) where (try? FileManager.default.removeItem(atPath: backup.path)) != nil
+    {
       removed.append(backup.path)
     }
     return removed

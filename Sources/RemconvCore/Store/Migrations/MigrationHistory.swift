@@ -137,7 +137,7 @@ struct MigrationHistory {
       // Gave any 10-character due text the kind 'date', any ending in Z 'utc', any other
       // 'floating'; 0007 gives them the kinds of today's 0003.
       "926a0e8c1f216709ddd9456e18696c46e9c70c977be1342e4b05e5e4ae2697ad":
-        "the text released in b99ed97 (remconv up to 98fe4a1, before the migrations merge)",
+        "the text released in b99ed97 (remconv up to 98fe4a1, before the migrations merge)"
     ],
     "0005_unique_list_names": [
       // Trimmed names and made lists.created_at NOT NULL; 0007 rebuilds lists without it.
@@ -193,8 +193,10 @@ struct MigrationHistory {
   func record(_ step: Migration, at date: Date) throws {
     try database.run(
       "INSERT INTO \(Self.table) (id, checksum, tool_version, applied_at) VALUES (?, ?, ?, ?)",
-      [.text(step.id), .text(step.checksum), .text(RemconvVersion.current),
-       .text(Timestamp(millisecondsSinceEpoch: Timestamp(date).millisecondsSinceEpoch / 1000 * 1000).description)])
+      [
+        .text(step.id), .text(step.checksum), .text(RemconvVersion.current),
+        .text(Timestamp(millisecondsSinceEpoch: Timestamp(date).millisecondsSinceEpoch / 1000 * 1000).description),
+      ])
   }
 
   static func tableExists(_ name: String, in database: Database) throws -> Bool {

@@ -77,13 +77,14 @@ extension MigrationStatus {
       "version": version.map(JSONValue.string) ?? .null,
       "head": .string(Migration.head.id),
       "userVersion": .number(userVersion),
-      "applied": .array(applied.map { step in
-        .object([
-          "id": .string(step.id), "checksum": .string(step.checksum), "toolVersion": .string(step.toolVersion),
-          "appliedAt": .string(step.appliedAt), "known": .bool(!unknown.contains(step)),
-          "earlierRelease": step.earlierRelease.map(JSONValue.string) ?? .null,
-        ])
-      }),
+      "applied": .array(
+        applied.map { step in
+          .object([
+            "id": .string(step.id), "checksum": .string(step.checksum), "toolVersion": .string(step.toolVersion),
+            "appliedAt": .string(step.appliedAt), "known": .bool(!unknown.contains(step)),
+            "earlierRelease": step.earlierRelease.map(JSONValue.string) ?? .null,
+          ])
+        }),
       "pending": .array(pending.map { .string($0.id) }),
       "unknown": .array(unknown.map { .string($0.id) }),
       "backups": .array(MigrationBackup.list(for: path).map { .string($0.path) }),
@@ -114,9 +115,10 @@ extension DuplicateListGroup {
   public var json: JSONValue {
     .object([
       "key": .string(key),
-      "lists": .array(lists.map {
-        .object(["list": .number(Int($0.rowID)), "name": .string($0.name), "reminders": .number($0.reminderCount)])
-      }),
+      "lists": .array(
+        lists.map {
+          .object(["list": .number(Int($0.rowID)), "name": .string($0.name), "reminders": .number($0.reminderCount)])
+        }),
     ])
   }
 }

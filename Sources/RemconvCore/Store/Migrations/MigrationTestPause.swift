@@ -18,28 +18,28 @@ struct MigrationTestPause {
   /// Whether this build has the hook (debug builds only).
   static var isCompiledIn: Bool {
     #if DEBUG
-    true
+      true
     #else
-    false
+      false
     #endif
   }
 
   /// The pause point `environment` asks for; nil in a release build.
   static func point(in environment: [String: String]) -> String? {
     #if DEBUG
-    environment["REMCONV_TEST_PAUSE_AT_STEP"]
+      environment["REMCONV_TEST_PAUSE_AT_STEP"]
     #else
-    nil
+      nil
     #endif
   }
 
   func reached(_ name: String) {
     #if DEBUG
-    guard let point, point == name else { return }
-    let line = "remconv-test: paused at \(name)\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline { usleep(50_000) }
+      guard let point, point == name else { return }
+      let line = "remconv-test: paused at \(name)\n"
+      _ = line.withCString { write(2, $0, strlen($0)) }
+      let deadline = Date().addingTimeInterval(60)
+      while Date() < deadline { usleep(50_000) }
     #endif
   }
 }

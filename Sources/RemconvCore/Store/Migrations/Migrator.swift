@@ -52,7 +52,8 @@ struct Migrator {
     }
     if status.versionNumber > step.number {
       throw RemconvError.conflict(
-        "\(path): the store is at \(status.version ?? "nothing"), past \(step.id); migrations only run forward (restore a backup to go back: remconv migrate restore BACKUP)")
+        "\(path): the store is at \(status.version ?? "nothing"), past \(step.id); migrations only run forward (restore a backup to go back: remconv migrate restore BACKUP)"
+      )
     }
     return status.pending.filter { $0.number <= step.number }
   }
@@ -71,12 +72,14 @@ struct Migrator {
     let integrity = try StoreSnapshot.integrityProblems(database)
     if !integrity.isEmpty {
       throw RemconvError.notAStore(
-        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); an upgrade would refuse it")
+        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); an upgrade would refuse it"
+      )
     }
     plan.preflight = try Preflight.findings(in: database, plan: plan.steps, policy: settings.policy)
     plan.preexisting = Self.preexisting(try StoreSnapshot.capture(database), preflight: plan.preflight)
     if status.state != .empty, let last = plan.steps.last {
-      plan.backupPath = MigrationBackup.nextPath(for: path, from: status.versionNumber, to: last.number, at: settings.now())
+      plan.backupPath = MigrationBackup.nextPath(
+        for: path, from: status.versionNumber, to: last.number, at: settings.now())
       plan.blockers += try spaceBlockers()
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
       if access(directory, W_OK) != 0 {
@@ -103,11 +106,13 @@ struct Migrator {
 
   private func migrateUnderLock(upTo target: String?) throws -> MigrationReport {
     var backup: MigrationBackup?
-    let busy = "\(path): the store is being upgraded or written by another remconv (waited \(Self.duration(milliseconds: settings.busyTimeoutMilliseconds))); try again"
+    let busy =
+      "\(path): the store is being upgraded or written by another remconv (waited \(Self.duration(milliseconds: settings.busyTimeoutMilliseconds))); try again"
     do {
       var report = try database.inTransaction(
-        .immediate, beginFailure: { $0.isBusy ? RemconvError.storeBusy(busy) : $0 as any Error }
-      ) { try migrateLocked(upTo: target, backup: &backup) }
+        .immediate,
+        beginFailure: { $0.isBusy ? RemconvError.storeBusy(busy) : $0 as any Error },
+        { try migrateLocked(upTo: target, backup: &backup) })
       guard !report.applied.isEmpty else { return report }
       settings.pause.reached("commit")
       if backup != nil {
@@ -140,7 +145,8 @@ struct Migrator {
     let integrity = try StoreSnapshot.integrityProblems(database)
     if !integrity.isEmpty {
       throw RemconvError.notAStore(
-        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); nothing was changed")
+        "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); nothing was changed"
+      )
     }
     let baseline = try StoreSnapshot.capture(database)
     let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
@@ -166,7 +172,8 @@ struct Migrator {
       let refused = Migration.lint(step.sql)
       if !refused.isEmpty {
         throw RemconvError.migrationFailed(
-          "\(path): migration \(step.id) contains \(refused.joined(separator: ", ")), which migrations may not; the upgrade was rolled back, the store is unchanged")
+          "\(path): migration \(step.id) contains \(refused.joined(separator: ", ")), which migrations may not; the upgrade was rolled back, the store is unchanged"
+        )
       }
       let savepoint = "remconv_step_\(step.number)"
       try database.execute("SAVEPOINT \(savepoint)")
@@ -186,11 +193,13 @@ struct Migrator {
         throw RemconvError.migrationFailed("\(path): migration \(step.id) ended the upgrade's transaction")
       }
       let after = try StoreSnapshot.capture(database)
-      let problems = try StoreSnapshot.integrityProblems(database, check: .quick).map { "quick_check: \($0)" }
+      let problems =
+        try StoreSnapshot.integrityProblems(database, check: .quick).map { "quick_check: \($0)" }
         + after.problems(since: before, merged: merged)
       if !problems.isEmpty {
         throw RemconvError.migrationFailed(
-          "\(path): migration \(step.id) would break the store: \(problems.prefix(10).joined(separator: "; ")); the upgrade was rolled back, the store is unchanged")
+          "\(path): migration \(step.id) would break the store: \(problems.prefix(10).joined(separator: "; ")); the upgrade was rolled back, the store is unchanged"
+        )
       }
       try history.record(step, at: settings.now())
       try database.execute("RELEASE \(savepoint)")
@@ -199,11 +208,13 @@ struct Migrator {
     }
     // The steps one by one were fine; the whole run must be too (a row lost in one step and
     // re-added in another would pass both), and the full integrity_check the steps skipped.
-    let overall = try StoreSnapshot.integrityProblems(database).map { "integrity_check: \($0)" }
+    let overall =
+      try StoreSnapshot.integrityProblems(database).map { "integrity_check: \($0)" }
       + before.problems(since: baseline, merged: mergedInAll)
     if !overall.isEmpty {
       throw RemconvError.migrationFailed(
-        "\(path): the upgrade to \(last.id) would break the store: \(overall.prefix(10).joined(separator: "; ")); it was rolled back, the store is unchanged")
+        "\(path): the upgrade to \(last.id) would break the store: \(overall.prefix(10).joined(separator: "; ")); it was rolled back, the store is unchanged"
+      )
     }
     try database.execute("PRAGMA user_version = \(last.number)")
     try database.execute("PRAGMA application_id = \(Store.applicationID)")
@@ -244,7 +255,9 @@ struct Migrator {
     else { return [] }
     let needed = 2 * pages * pageSize + (1 << 20)
     guard free < needed else { return [] }
-    return ["\(path): not enough free space for the backup and the upgrade (needs about \(needed >> 20) MiB, \(free >> 20) MiB free); nothing was changed"]
+    return [
+      "\(path): not enough free space for the backup and the upgrade (needs about \(needed >> 20) MiB, \(free >> 20) MiB free); nothing was changed"
+    ]
   }
 
   private func duplicateRefusal(_ preflight: PreflightFindings) -> String {

@@ -59,9 +59,10 @@ public struct PreflightFindings: Sendable {
   /// Lines naming each group of colliding names, for the user.
   public var duplicateDescriptions: [String] {
     duplicates.map { group in
-      "lists with colliding names: " + group.lists.map {
-        "'\($0.name)' (list \($0.rowID), \($0.reminderCount) reminder\($0.reminderCount == 1 ? "" : "s"))"
-      }.joined(separator: ", ")
+      "lists with colliding names: "
+        + group.lists.map {
+          "'\($0.name)' (list \($0.rowID), \($0.reminderCount) reminder\($0.reminderCount == 1 ? "" : "s"))"
+        }.joined(separator: ", ")
     }
   }
 }
@@ -86,7 +87,8 @@ enum Preflight {
       try MigrationHistory.tableExists("lists", in: database)
     else { return PreflightFindings() }
     var findings = PreflightFindings(step: uniqueListNamesStep)
-    let rows = try database.rows("""
+    let rows = try database.rows(
+      """
       SELECT l.id, l.name, (SELECT count(*) FROM reminders r WHERE r.list_id = l.id)
       FROM lists l ORDER BY l.id
       """)
@@ -140,9 +142,10 @@ enum Preflight {
           taken.insert(ListName.key(for: name))
           actions.append(.rename(listRowID: member.rowID, from: member.name, to: name))
         case .merge:
-          actions.append(.merge(
-            listRowID: member.rowID, name: member.name, into: oldest.rowID, intoName: oldest.name,
-            movedReminders: member.reminderCount))
+          actions.append(
+            .merge(
+              listRowID: member.rowID, name: member.name, into: oldest.rowID, intoName: oldest.name,
+              movedReminders: member.reminderCount))
         case .fail:
           break
         }
@@ -181,16 +184,19 @@ enum Preflight {
     _ id: Int64, into survivor: Int64, columns: Set<String>, in database: Database
   ) throws {
     let kept = ["uid", "name", "symbol", "color", "created_at", "extra"].filter(columns.contains)
-    guard let row = try database.rows(
-      "SELECT \(kept.joined(separator: ", ")) FROM lists WHERE id = ?", [.integer(id)]
-    ).first else { return }
+    guard
+      let row = try database.rows(
+        "SELECT \(kept.joined(separator: ", ")) FROM lists WHERE id = ?", [.integer(id)]
+      ).first
+    else { return }
     var entry: [String: JSONValue] = [:]
     for (index, column) in kept.enumerated() {
       guard let text = row.string(index) else { continue }
       let key = column == "created_at" ? "createdAt" : column
       entry[key] = column == "extra" ? .object(Store.decodeObject(text)) : .string(text)
     }
-    var extra = Store.decodeObject(try database.scalar("SELECT extra FROM lists WHERE id = ?", [.integer(survivor)]).textValue)
+    var extra = Store.decodeObject(
+      try database.scalar("SELECT extra FROM lists WHERE id = ?", [.integer(survivor)]).textValue)
     extra["mergedLists"] = .array((extra["mergedLists"]?.arrayValue ?? []) + [.object(entry)])
     try database.run(
       "UPDATE lists SET extra = ? WHERE id = ?", [.text(Store.encodeObject(extra)), .integer(survivor)])

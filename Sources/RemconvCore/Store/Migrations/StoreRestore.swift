@@ -115,7 +115,8 @@ extension Store {
       guard problems.isEmpty, restored == counts else {
         let saved = report.previous.map { "; the previous store is saved at \($0.path)" } ?? ""
         throw RemconvError.ioFailure(
-          "\(storePath): the restored store does not match the backup (\((problems.first ?? "row counts differ")))\(saved)")
+          "\(storePath): the restored store does not match the backup (\((problems.first ?? "row counts differ")))\(saved)"
+        )
       }
     } catch let error as SQLiteError {
       throw translate(error, path: storePath)
@@ -135,7 +136,9 @@ extension Store {
   private static func examineCurrent(_ storePath: String, options: Options) throws -> CurrentStore {
     var info = stat()
     guard stat(storePath, &info) == 0 else {
-      guard errno == ENOENT else { throw RemconvError.ioFailure("\(storePath): \(String(cString: strerror(errno)).lowercased())") }
+      guard errno == ENOENT else {
+        throw RemconvError.ioFailure("\(storePath): \(String(cString: strerror(errno)).lowercased())")
+      }
       return .missing
     }
     if (info.st_mode & S_IFMT) == S_IFDIR { throw RemconvError.notAStore("\(storePath): is a directory, not a store") }
@@ -153,7 +156,8 @@ extension Store {
       let status = try MigrationHistory(database: reader, path: storePath, steps: options.migrations).status()
       if status.state == .newer {
         throw RemconvError.storeTooNew(
-          "\(storePath): \(status.newerDescription); restoring a backup over it would drop what that remconv wrote, so it is left untouched")
+          "\(storePath): \(status.newerDescription); restoring a backup over it would drop what that remconv wrote, so it is left untouched"
+        )
       }
       let problems = try StoreSnapshot.integrityProblems(reader)
       return problems.isEmpty ? .healthy : .damaged("integrity_check: \(problems.prefix(3).joined(separator: "; "))")
@@ -220,7 +224,8 @@ extension Store {
       try MigrationBackup.syncDirectory(of: path)
     } catch {
       try? FileManager.default.removeItem(atPath: path)
-      throw RemconvError.ioFailure("\(path): the store could not be saved before the restore: \(error); nothing was changed")
+      throw RemconvError.ioFailure(
+        "\(path): the store could not be saved before the restore: \(error); nothing was changed")
     }
     guard let backup = MigrationBackup.list(for: storePath).first(where: { $0.path == path }) else {
       throw RemconvError.ioFailure("\(path): the copy of the store vanished after it was written; nothing was changed")

@@ -68,7 +68,8 @@ struct StoreSnapshot {
     guard snapshot.tableCounts["lists"] != nil, snapshot.tableCounts["reminders"] != nil else {
       return snapshot
     }
-    for row in try database.rows("""
+    for row in try database.rows(
+      """
       SELECT l.id, count(r.id), coalesce(sum(r.id), 0)
       FROM lists l LEFT JOIN reminders r ON r.list_id = l.id GROUP BY l.id
       """)
@@ -86,12 +87,14 @@ struct StoreSnapshot {
       "SELECT id, list_id FROM reminders WHERE list_id IS NULL OR list_id NOT IN (SELECT id FROM lists) ORDER BY id")
     {
       let id = row.int(0) ?? 0
-      found.insert(IntegrityFinding(
-        kind: .orphanReminder, subject: "reminders:\(id)",
-        message: "reminder \(id) belongs to list \(row.int(1).map(String.init) ?? "NULL"), which does not exist"))
+      found.insert(
+        IntegrityFinding(
+          kind: .orphanReminder, subject: "reminders:\(id)",
+          message: "reminder \(id) belongs to list \(row.int(1).map(String.init) ?? "NULL"), which does not exist"))
     }
     if try columns(of: "reminders", in: database).contains("parent_id") {
-      for row in try database.rows("""
+      for row in try database.rows(
+        """
         SELECT r.id, r.parent_id, p.id, p.list_id, r.list_id FROM reminders r
         LEFT JOIN reminders p ON p.id = r.parent_id
         WHERE r.parent_id IS NOT NULL AND (p.id IS NULL OR p.list_id IS NOT r.list_id) ORDER BY r.id
@@ -100,24 +103,30 @@ struct StoreSnapshot {
         let id = row.int(0) ?? 0
         let parent = row.int(1) ?? 0
         if row.int(2) == nil {
-          found.insert(IntegrityFinding(
-            kind: .orphanSubtask, subject: "reminders:\(id)",
-            message: "reminder \(id) is a subtask of reminder \(parent), which does not exist"))
+          found.insert(
+            IntegrityFinding(
+              kind: .orphanSubtask, subject: "reminders:\(id)",
+              message: "reminder \(id) is a subtask of reminder \(parent), which does not exist"))
         } else {
-          found.insert(IntegrityFinding(
-            kind: .subtaskInOtherList, subject: "reminders:\(id)",
-            message: "reminder \(id) in list \(row.int(4) ?? 0) is a subtask of reminder \(parent) in list \(row.int(3) ?? 0)"))
+          found.insert(
+            IntegrityFinding(
+              kind: .subtaskInOtherList, subject: "reminders:\(id)",
+              message:
+                "reminder \(id) in list \(row.int(4) ?? 0) is a subtask of reminder \(parent) in list \(row.int(3) ?? 0)"
+            ))
         }
       }
     }
-    for row in try database.rows("""
+    for row in try database.rows(
+      """
       SELECT remconv_name_key(name) AS key, group_concat(id, ', '), count(*) FROM lists
       GROUP BY key HAVING count(*) > 1 ORDER BY min(id)
       """)
     {
-      found.insert(IntegrityFinding(
-        kind: .duplicateListName, subject: "lists:\(row.string(0) ?? "")",
-        message: "lists \(row.string(1) ?? "") have names that collide ('\(row.string(0) ?? "")')"))
+      found.insert(
+        IntegrityFinding(
+          kind: .duplicateListName, subject: "lists:\(row.string(0) ?? "")",
+          message: "lists \(row.string(1) ?? "") have names that collide ('\(row.string(0) ?? "")')"))
     }
     // What foreign_key_check reports for reminders is covered above, under the same subject.
     for row in try database.rows("PRAGMA foreign_key_check") {
@@ -126,9 +135,10 @@ struct StoreSnapshot {
       let parent = row.string(2) ?? ""
       if table == "reminders", parent == "lists" || parent == "reminders" { continue }
       let subject = "\(table):\(rowID.map(String.init) ?? "?")"
-      found.insert(IntegrityFinding(
-        kind: .foreignKey, subject: subject + "->\(parent)",
-        message: "row \(rowID.map(String.init) ?? "?") of \(table) refers to a missing row of \(parent)"))
+      found.insert(
+        IntegrityFinding(
+          kind: .foreignKey, subject: subject + "->\(parent)",
+          message: "row \(rowID.map(String.init) ?? "?") of \(table) refers to a missing row of \(parent)"))
     }
     return found
   }
@@ -203,7 +213,9 @@ struct StoreSnapshot {
   }
 
   /// The messages of `PRAGMA integrity_check` (or `quick_check`), empty when it says `ok`.
-  static func integrityProblems(_ database: Database, schema: String = "main", check: IntegrityCheck = .full) throws -> [String] {
+  static func integrityProblems(_ database: Database, schema: String = "main", check: IntegrityCheck = .full) throws
+    -> [String]
+  {
     let messages = try database.rows("PRAGMA \(schema).\(check.rawValue)").compactMap { $0.string(0) }
     return messages == ["ok"] ? [] : messages
   }

@@ -268,7 +268,8 @@ public final class Database {
           return
         }
         // By length, not up to a NUL: a name with one must not share the key of its prefix.
-        let name = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+        let name = String(
+          decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
         var key = ListName.key(for: name)
         key.withUTF8 { buffer in
           buffer.withMemoryRebound(to: CChar.self) { characters in
@@ -276,7 +277,8 @@ public final class Database {
               sqlite3_result_text(context, "", 0, csqlite_transient())
               return
             }
-            sqlite3_result_text64(context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            sqlite3_result_text64(
+              context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
           }
         }
       }, nil, nil, nil)

@@ -43,7 +43,9 @@ public final class Statement {
   /// SQLITE_STATIC (the caller holds them until the step). With its length in bytes: as a C
   /// string, text would end at its first NUL character (valid in JSON as \u0000) and the rest
   /// would be lost without a word.
-  private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, _ destructor: sqlite3_destructor_type?) -> Int32 {
+  private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, _ destructor: sqlite3_destructor_type?)
+    -> Int32
+  {
     bytes.withMemoryRebound(to: CChar.self) { characters in
       // An empty text must stay text: a nil pointer would bind NULL.
       guard let base = characters.baseAddress, !characters.isEmpty else {
@@ -54,7 +56,9 @@ public final class Statement {
   }
 
   /// Binds bytes as a blob, with `destructor` as for `bindText`.
-  private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?) -> Int32 {
+  private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?)
+    -> Int32
+  {
     sqlite3_bind_blob(raw, index, bytes.baseAddress, Int32(bytes.count), destructor)
   }
 

@@ -1,5 +1,5 @@
-import Foundation
 internal import CICal
+import Foundation
 
 /// Serialises every call into libical: its built-in time-zone table and error state are
 /// process-wide, and remconv's tests run readers concurrently.

@@ -1,5 +1,5 @@
-import Foundation
 internal import CICal
+import Foundation
 
 /// A time zone defined by a VTIMEZONE from the input, owned and freed by this value.
 ///
@@ -28,7 +28,8 @@ final class ICalTimeZone {
         icalcomponent_isa(parsed.handle) == ICAL_VTIMEZONE_COMPONENT
       else { return .failure(.unreadable) }
       let throughYear = lastYear + Self.libicalExtraYears
-      guard Self.changeCount(of: parsed.handle, throughYear: throughYear, stoppingAfter: maximumChanges) <= maximumChanges
+      guard
+        Self.changeCount(of: parsed.handle, throughYear: throughYear, stoppingAfter: maximumChanges) <= maximumChanges
       else { return .failure(.tooManyChanges(limit: maximumChanges, year: throughYear)) }
       guard let component = icalcomponent_new_clone(parsed.handle), let zone = icaltimezone_new()
       else { return .failure(.unreadable) }
@@ -62,7 +63,9 @@ final class ICalTimeZone {
     return count
   }
 
-  private static func changeCount(ofObservance observance: OpaquePointer, throughYear: Int, stoppingAfter limit: Int) -> Int {
+  private static func changeCount(ofObservance observance: OpaquePointer, throughYear: Int, stoppingAfter limit: Int)
+    -> Int
+  {
     guard let start = icalcomponent_get_first_property(observance, ICAL_DTSTART_PROPERTY) else { return 0 }
     let dtstart = icalproperty_get_dtstart(start)
     var count = icalcomponent_get_first_property(observance, ICAL_RRULE_PROPERTY) == nil ? 1 : 0

@@ -94,7 +94,9 @@ final class XMLStreamReader {
         throw refusedEntity(string(xmlTextReaderConstName(reader)), line: lineOfCurrentNode())
       default:
         // Comments and processing instructions are not events, but their line breaks count.
-        if let value = xmlTextReaderConstValue(reader) { line = line.map { $0 + Self.lineBreaks(in: string(value).utf8) } }
+        if let value = xmlTextReaderConstValue(reader) {
+          line = line.map { $0 + Self.lineBreaks(in: string(value).utf8) }
+        }
         continue  // comments, processing instructions, the document type declaration
       }
     }
@@ -107,7 +109,8 @@ final class XMLStreamReader {
     let line = lineOfCurrentNode()
     guard depth < InputLimits.maximumNestingDepth else { throw tooDeep(line: line, column: nil) }
     var tag = XMLStartTag(
-      localName: string(xmlTextReaderConstLocalName(reader)), namespace: optionalString(xmlTextReaderConstNamespaceUri(reader)),
+      localName: string(xmlTextReaderConstLocalName(reader)),
+      namespace: optionalString(xmlTextReaderConstNamespaceUri(reader)),
       attributes: [], depth: depth, line: line)
     let count = xmlTextReaderAttributeCount(reader)
     if count > 0 {
@@ -157,13 +160,15 @@ final class XMLStreamReader {
     if let inputFailure = input.failure { return inputFailure }
     // libxml2's reader calls an empty input "Extra content at the end of the document".
     if input.bytesRead == 0 {
-      return .malformedInput("malformed XML: the document is empty", at: SourceLocation(file: documentName, line: 1, column: 1))
+      return .malformedInput(
+        "malformed XML: the document is empty", at: SourceLocation(file: documentName, line: 1, column: 1))
     }
     let parserLine = Int(xmlTextReaderGetParserLineNumber(reader))
     let parserColumn = Int(xmlTextReaderGetParserColumnNumber(reader))
     guard let error = errors.fatal ?? errors.recoverable.first else {
       return .malformedInput(
-        "malformed XML: the parser stopped", at: SourceLocation(file: documentName, line: parserLine, column: parserColumn))
+        "malformed XML: the parser stopped",
+        at: SourceLocation(file: documentName, line: parserLine, column: parserColumn))
     }
     let line = error.line ?? parserLine
     let column = error.column ?? parserColumn
@@ -173,7 +178,8 @@ final class XMLStreamReader {
     let location = SourceLocation(file: documentName, line: line, column: column)
     if Self.sizeLimitMessages.contains(where: error.message.contains) {
       return .malformedInput(
-        "a text or attribute value is longer than the limit of \(XML_MAX_TEXT_LENGTH) bytes (\(error.message))", at: location)
+        "a text or attribute value is longer than the limit of \(XML_MAX_TEXT_LENGTH) bytes (\(error.message))",
+        at: location)
     }
     return .malformedInput("malformed XML: \(error.message)", at: location)
   }
@@ -247,7 +253,9 @@ private final class InputBridge {
     let count = min(capacity, screened.count - start)
     if count > 0 {
       screened.withUnsafeBytes { source in
-        if let base = source.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base + start, byteCount: count) }
+        if let base = source.baseAddress {
+          UnsafeMutableRawPointer(buffer).copyMemory(from: base + start, byteCount: count)
+        }
       }
     }
     start += count

@@ -248,6 +248,57 @@ import Testing
     #expect(try Self.export(store) == before)
   }
 
+  /// OPML carries an outline only up to what libxml2 reads (a start tag of 10,000,000 bytes as
+  /// XML, less a margin for its buffer): an outline of that length is exported and imported again unchanged; one byte more
+  /// stops the export with exit 65 naming the reminder, before anything is written, rather than
+  /// making a file that no OPML reader, remconv's included, can read back.
+  @Test func anOPMLExportWritesOnlyValuesAnOPMLReaderReadsBack() throws {
+    let directory = TemporaryDirectory()
+    // The outline the OPML writer makes for the reminder with a one-letter note, in the
+    // document's second level: its note grown so that the start tag is exactly the limit.
+    let tagWithOneLetter = try Self.opmlStartTagLength(directory: directory)
+    let longest = 10_000_000 - 65_536 - tagWithOneLetter + 1
+    for (length, readable) in [(longest, true), (longest + 1, false)] {
+      let store = directory.file("notes-\(length).sqlite")
+      let note = String(repeating: "n", count: length)
+      try run([
+        "import", "--store", store,
+        try write(directory, "notes-\(length).jsonl", Data((HostileItems.line(note: note) + "\n").utf8)),
+      ])
+      let exported = directory.file("notes-\(length).opml")
+      let outcome = try MeasuredProcess.run(
+        ["export", "--store", store, "--format", "opml", "-o", exported], scratch: directory.path,
+        timeLimit: Self.timeLimit)
+      if readable {
+        #expect(outcome.status == 0, "\(outcome.summary)")
+        let again = directory.file("notes-\(length)-again.sqlite")
+        try run(["import", "--store", again, "--format", "opml", exported])
+        #expect(try Self.export(again).contains(note))
+      } else {
+        #expect(outcome.status == 65, "\(outcome.summary)")
+        #expect(outcome.errors.contains("an OPML reader (libxml2) accepts in one element"), "\(outcome.summary)")
+        #expect(!FileManager.default.fileExists(atPath: exported))
+      }
+    }
+  }
+
+  /// The length of the start tag, indentation included, that the OPML export writes for the
+  /// reminder of `HostileItems.line(note: "n")`.
+  static func opmlStartTagLength(directory: TemporaryDirectory) throws -> Int {
+    let store = directory.file("one-letter.sqlite")
+    let outcome = try Program.run(
+      RemconvBinary.path,
+      [
+        "import", "--store", store,
+        try write(directory, "one-letter.jsonl", Data((HostileItems.line(note: "n") + "\n").utf8)),
+      ])
+    try #require(outcome.status == 0, "\(outcome.errors)")
+    let exported = try Program.run(RemconvBinary.path, ["export", "--store", store, "--format", "opml"])
+    try #require(exported.status == 0, "\(exported.errors)")
+    let line = try #require(exported.output.split(separator: "\n").first { $0.contains(#"note="n""#) })
+    return line.utf8.count
+  }
+
   /// Every format that writes and reads back the largest item the item limit accepts.
   static let formatsHoldingTheLargestItem = ["jsonl", "csv", "json", "ics", "vdir"]
 

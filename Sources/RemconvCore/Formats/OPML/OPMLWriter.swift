@@ -62,10 +62,23 @@ final class OPMLWriter: ReminderWriter {
 
   private func openOutline(_ attributes: StartTagAttributes, uid: String) throws {
     if startTagIsOpen { try output.write(">\n") }
-    try output.write(String(repeating: "  ", count: openOutlines.count + 2) + "<outline")
-    for (name, value) in attributes.entries {
+    let indent = String(repeating: "  ", count: openOutlines.count + 2)
+    let values = attributes.entries.map { (name: $0.0, bytes: escaped($0.1, attribute: $0.0, uid: uid)) }
+    // libxml2 reads a start tag in one look-ahead of at most XML_MAX_LOOKUP_LIMIT bytes: a longer
+    // tag would make an export that no OPML reader, remconv's included, reads back.
+    let length = values.reduce(indent.utf8.count + "<outline/>".utf8.count) {
+      $0 + $1.name.utf8.count + $1.bytes.count + 4
+    }
+    if length > XMLStreamReader.maximumStartTagLength {
+      throw RemconvError.invalidInput(
+        "reminder \(uid): its outline is \(length) bytes as XML, more than the "
+          + "\(XMLStreamReader.maximumStartTagLength) bytes an OPML reader (libxml2) accepts in one element; "
+          + "export it as json, jsonl or csv, which carry it")
+    }
+    try output.write(indent + "<outline")
+    for (name, bytes) in values {
       try output.write(" \(name)=\"")
-      try writeEscaped(value, attribute: name, uid: uid)
+      try output.write(bytes: bytes)
       try output.write(byte: UInt8(ascii: "\""))
     }
     startTagIsOpen = true
@@ -83,14 +96,13 @@ final class OPMLWriter: ReminderWriter {
     }
   }
 
-  /// Writes `value` escaped for a double-quoted attribute. Line breaks and tabs become
+  /// `value` escaped for a double-quoted attribute. Line breaks and tabs become
   /// character references, which no parser normalises to spaces. Characters XML 1.0 cannot
   /// carry at all (most control characters, U+FFFE, U+FFFF) become U+FFFD, reported.
-  private func writeEscaped(_ value: String, attribute: String, uid: String) throws {
+  private func escaped(_ value: String, attribute: String, uid: String) -> [UInt8] {
     let bytes = Array(value.utf8)
     if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0xEF }) {
-      try output.write(bytes: bytes)
-      return
+      return bytes
     }
     let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
     var escaped: [UInt8] = []
@@ -118,13 +130,13 @@ final class OPMLWriter: ReminderWriter {
       }
       index += 1
     }
-    try output.write(bytes: escaped)
     if replaced > 0 {
       diagnostics.warning(
         "cannot-carry",
         "OPML (XML 1.0) cannot carry \(replaced) control character(s) of \(attribute); each is written as U+FFFD",
         uid: uid)
     }
+    return escaped
   }
 
   // MARK: Attributes

@@ -184,6 +184,13 @@ final class XMLStreamReader {
     return .malformedInput("malformed XML: \(error.message)", at: location)
   }
 
+  /// The longest start tag, as written, that a writer whose output must be read back may write.
+  /// libxml2 with `XML_PARSE_HUGE` off (as remconv reads OPML) looks ahead for a tag's end at
+  /// most `XML_MAX_LOOKUP_LIMIT` bytes, counted from the start of its input buffer, which may
+  /// still hold some of what came before the tag (150 bytes to 3.3 KiB in measurements with
+  /// different content before it): 64 KiB less keeps well clear of that.
+  static let maximumStartTagLength = Int(XML_MAX_LOOKUP_LIMIT) - 65_536
+
   /// libxml2's messages for a value over `XML_MAX_TEXT_LENGTH` (10 MB).
   private static let sizeLimitMessages = ["huge text node", "Huge input lookup", "length too long"]
 

@@ -43,11 +43,15 @@ public protocol ReminderWriter: AnyObject {
   func endList(_ list: ReminderList) throws
   /// Completes the document. Nothing is final before this returns.
   func finish() throws
+  /// How many of the reminders given to `write` the format left out (and reported), so that
+  /// the export counts what the file holds.
+  var skippedCount: Int { get }
 }
 
 extension ReminderWriter {
   public func beginList(_ list: ReminderList) throws {}
   public func endList(_ list: ReminderList) throws {}
+  public var skippedCount: Int { 0 }
 }
 
 /// Options the command line passes to readers.

@@ -135,6 +135,11 @@ public struct WriterOptions: Sendable {
   public var delimiter: UInt8 = UInt8(ascii: ",")
   /// `--force`: replace existing files (vdir items).
   public var force = false
+  /// `--prune`: remove the files of an existing vdir that hold reminders the export does not
+  /// write.
+  public var prune = false
+  /// `--dry-run` (with `--prune`): write nothing, list what `--prune` would remove.
+  public var dryRun = false
   /// The zone for formats that must turn a date or a wall time into an instant (Taskwarrior).
   public var timeZone: TimeZone = .current
 

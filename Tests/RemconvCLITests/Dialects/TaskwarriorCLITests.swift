@@ -7,11 +7,7 @@ import Testing
 /// A Taskwarrior with its own data folder and rc file, so tests never touch a user's tasks.
 final class TaskwarriorSandbox {
   /// The `task` program, when installed.
-  static let executable: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    let candidates = path.split(separator: ":").map { "\($0)/task" } + ["/usr/bin/task"]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-  }()
+  static let executable = Program.find("task")
 
   let directory = TemporaryDirectory()
   /// The zone `task` reads and shows local times in (the test bench uses the same).

@@ -97,7 +97,8 @@ enum TaskwarriorDate {
 
   /// The instants `task import` (2.6) survives in a date attribute: earlier than 1980 or
   /// later than 9999-12-30 it crashes (a segmentation fault) on `due`, `wait`, `scheduled`,
-  /// `until`, `modified`, an annotation's `entry` and a completed task's `end`.
+  /// `until`, `modified`, an annotation's `entry`, a completed task's `end` and some `entry`
+  /// times (1901-12-13T20:45:52Z).
   static let writableSeconds: ClosedRange<Int64> = 315_532_800...253_402_128_000
 
   static func isWritable(_ timestamp: Timestamp) -> Bool {

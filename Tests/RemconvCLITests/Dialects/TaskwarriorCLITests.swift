@@ -287,13 +287,14 @@ final class TaskwarriorSandbox {
     for id in ["e0000000-0000-4000-8000-000000000001", "e0000000-0000-4000-8000-000000000002"] {
       let members = try #require(reminders[id]?.members)
       let expected = try #require(original[id]?.members)
-      for field in ["tags", "flagged", "dueDate", "createdAt"] {
+      for field in ["tags", "flagged", "dueDate", "createdAt", "editedAt"] {
         #expect(members[field] == expected[field], "\(id) \(field)")
       }
     }
     let far = try #require(reminders["e0000000-0000-4000-8000-000000000003"]?.members)
     #expect(far["dueDate"] == .string("9999-12-31T23:59:59Z"))
     #expect(far["completedAt"] == .string("9999-12-31T23:59:59Z"))
+    #expect(far["editedAt"] == .string("9999-12-31T23:59:59Z"))
     let counts = try DialectCLI.reportCounts(bench.run(["import", back, "--report", "json"]).output)
     #expect(counts.added == 0)
   }

@@ -166,6 +166,27 @@ final class TodomanSandbox {
     #expect(try reminderIDs(copy) == reminderIDs(bench))
   }
 
+  /// A folder an older remconv doubled (`a1b2%40host.ics` beside todoman's `a1b2@host.ics`,
+  /// both holding one UID): the export writes todoman's file and `--prune` removes the other.
+  @Test func pruneRemovesTheSecondFileOfAUID() throws {
+    let bench = TestBench()
+    let calendar = bench.directory.write(
+      "Home.ics",
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\nBEGIN:VTODO\r\nUID:a1b2@host\r\n"
+        + "SUMMARY:Fix the tap\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    #expect(bench.run(["import", calendar]).status == .ok)
+    let root = bench.directory.file("vdir")
+    #expect(bench.run(["export", "--format", "vdir", "-o", root]).status == .ok)
+    #expect(itemFiles(root + "/Home") == ["a1b2@host.ics"])
+    let doubled = root + "/Home/a1b2%40host.ics"
+    #expect(
+      FileManager.default.createFile(atPath: doubled, contents: Data(contents(root + "/Home/a1b2@host.ics").utf8)))
+    let pruned = bench.run(["export", "--format", "vdir", "-o", root, "--force", "--prune"])
+    #expect(pruned.status == .ok, "\(pruned.errors)")
+    #expect(pruned.errors.contains("\(doubled): removed"))
+    #expect(itemFiles(root + "/Home") == ["a1b2@host.ics"])
+  }
+
   /// A file without a VTODO (a calendar's event) is no reminder's: never pruned.
   @Test func pruneLeavesFilesThatHoldNoToDo() throws {
     let (bench, root) = exportedSample()

@@ -346,7 +346,9 @@ public enum VdirFormat {
       lines.append("END:VCALENDAR")
       // The reminder's own file where the folder has one, whatever it is called; else a new
       // name, as todoman and vdirsyncer name items.
-      let file = existingItems[folder.name]?.claim(reminder.id) ?? newItemName(for: reminder.id, in: folder)
+      let file =
+        existingItems[folder.name]?.claim(reminder.id, preferring: VdirNames.item(reminder.id) + ".ics")
+        ?? newItemName(for: reminder.id, in: folder)
       try writeFile(file, in: folder.name, exists: folder.exists) { output in
         var writer = FoldingLineWriter(output: output)
         try writer.write(lines)
@@ -617,11 +619,13 @@ struct VdirItems {
     return nil
   }
 
-  /// The file holding `uid`, the first by name when several do; nil when none does.
-  mutating func claim(_ uid: String) -> String? {
-    guard let item = items.first(where: { $0.uid == uid && !claimed.contains($0.file) }) else { return nil }
-    claimed.insert(item.file)
-    return item.file
+  /// The file holding `uid`; nil when none does. When several do (an older remconv's `%40`
+  /// name beside todoman's `@`), the one named as remconv names it now, else the first by name.
+  mutating func claim(_ uid: String, preferring name: String) -> String? {
+    let holding = items.filter { $0.uid == uid && !claimed.contains($0.file) }.map(\.file)
+    guard let file = holding.first(where: { $0 == name }) ?? holding.first else { return nil }
+    claimed.insert(file)
+    return file
   }
 
   /// The items no reminder of the export was written into.

@@ -203,6 +203,20 @@ final class TodomanSandbox {
     #expect(!pruned.errors.contains("event.ics"))
   }
 
+  /// `--scope` leaves reminders out that still exist: their files are not stale, so nothing
+  /// is reported, and `--prune` is refused with it.
+  @Test func aScopedExportLeavesTheOtherFilesAlone() throws {
+    let (bench, root) = exportedSample()
+    let before = itemFiles(root + "/Groceries")
+    let scoped = bench.run(["export", "--format", "vdir", "-o", root, "--force", "--scope", "flagged"])
+    #expect(scoped.status == .ok, "\(scoped.errors)")
+    #expect(!scoped.errors.contains("stale-item"))
+    let pruned = bench.run(["export", "--format", "vdir", "-o", root, "--force", "--scope", "flagged", "--prune"])
+    #expect(pruned.status == .usage)
+    #expect(pruned.errors.contains("'--prune' cannot go with '--scope'"))
+    #expect(itemFiles(root + "/Groceries") == before)
+  }
+
   @Test func pruneAndDryRunAreRefusedWhereTheyMeanNothing() {
     let bench = TestBench()
     #expect(bench.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)

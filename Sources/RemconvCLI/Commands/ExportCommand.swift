@@ -56,6 +56,10 @@ struct ExportCommand: Command {
     if arguments.flag("prune"), !format.isDirectory {
       throw UsageError.invalid("'--prune' is for a folder format (--format vdir), not \(format.name)")
     }
+    if arguments.flag("prune"), arguments.value("scope") != nil {
+      // A smart list leaves out reminders whose files are not stale: they would be removed.
+      throw UsageError.invalid("'--prune' cannot go with '--scope': the reminders left out are not gone")
+    }
     let store = try context.openStore(create: false)
     defer { store.close() }
     if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
@@ -74,6 +78,7 @@ struct ExportCommand: Command {
     }
     writerOptions.prune = arguments.flag("prune")
     writerOptions.dryRun = arguments.flag("dry-run")
+    writerOptions.selectsReminders = arguments.value("scope") != nil
     let writer = try makeWriter(
       WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()

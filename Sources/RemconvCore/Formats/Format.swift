@@ -140,6 +140,9 @@ public struct WriterOptions: Sendable {
   public var prune = false
   /// `--dry-run` (with `--prune`): write nothing, list what `--prune` would remove.
   public var dryRun = false
+  /// The export writes only some reminders of each list (`--scope`): files of the others in
+  /// an existing vdir are not stale, and are neither reported nor removed.
+  public var selectsReminders = false
   /// The zone for formats that must turn a date or a wall time into an instant (Taskwarrior).
   public var timeZone: TimeZone = .current
 

@@ -419,7 +419,7 @@ public enum VdirFormat {
     /// `--prune`, listed with `--prune --dry-run`, else reported and left. Files without a
     /// VTODO (a calendar's events) are never touched.
     private func handleStaleItems(in name: String) {
-      guard let items = existingItems[name] else { return }
+      guard !options.selectsReminders, let items = existingItems[name] else { return }
       for (file, uid) in items.unclaimed {
         let path = root + "/" + name + "/" + file
         if options.dryRun {

@@ -92,6 +92,14 @@ extension Trait where Self == NeedsBuiltProducts {
 /// standard input. Output and errors go to files, not pipes: a program that fills one pipe
 /// while the test reads the other would never end.
 public enum Program {
+  /// The path of an installed program, looked up in `PATH` and then `/usr/bin`; nil when it
+  /// is not installed. A peer test requires it (`#require`), so it fails rather than skips.
+  public static func find(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let candidates = path.split(separator: ":").map { "\($0)/\(name)" } + ["/usr/bin/\(name)"]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
   public static func run(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
   ) throws -> ProcessOutcome {

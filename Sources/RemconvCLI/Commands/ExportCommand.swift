@@ -12,6 +12,9 @@ struct ExportCommand: Command {
       its files are never an output. A missing store is an error (exit 66), never created.
       Reminders whose list is gone (orphans) are written into a list "Recovered", with a
       warning giving their count; the store is not changed.
+      Into an existing vdir, each reminder goes into the file that holds its UID, whatever it
+      is called (replaced with --force); files of reminders the export does not write are
+      reported, and removed with --prune.
       """,
     options: [
       .option(
@@ -23,6 +26,10 @@ struct ExportCommand: Command {
         allowed: ReminderScope.allCases.map(\.rawValue)),
       .option("output", short: "o", value: "file", help: "Write here instead of standard output (- for stdout)."),
       .flag("force", help: "Replace an existing output file."),
+      .flag(
+        "prune",
+        help: "vdir: remove the files of the list folders written that hold reminders this export does not write."),
+      .flag("dry-run", help: "With --prune: write nothing, list the files --prune would remove."),
       .flag("excel", help: "CSV for spreadsheets: BOM, CRLF, formula cells neutralised."),
       .option("delimiter", value: "char", help: "The CSV delimiter.", defaultValue: "comma"),
       .flag("validate", help: "Check the store first (as remconv validate); stop on errors, exit 1."),
@@ -45,6 +52,14 @@ struct ExportCommand: Command {
     guard let makeWriter = format.makeWriter else {
       throw UsageError.invalidValue(format.name, option: "--format", allowed: FormatRegistry.writableNames)
     }
+    if arguments.flag("dry-run"), !arguments.flag("prune") { throw UsageError.invalid("'--dry-run' needs '--prune'") }
+    if arguments.flag("prune"), !format.isDirectory {
+      throw UsageError.invalid("'--prune' is for a folder format (--format vdir), not \(format.name)")
+    }
+    if arguments.flag("prune"), arguments.value("scope") != nil {
+      // A smart list leaves out reminders whose files are not stale: they would be removed.
+      throw UsageError.invalid("'--prune' cannot go with '--scope': the reminders left out are not gone")
+    }
     let store = try context.openStore(create: false)
     defer { store.close() }
     if arguments.flag("validate"), try !ExportValidation.allowsExport(of: store, context: context) { return .findings }
@@ -61,6 +76,9 @@ struct ExportCommand: Command {
     if let delimiter = arguments.value("delimiter") {
       writerOptions.delimiter = try FormatSelection.parseDelimiter(delimiter)
     }
+    writerOptions.prune = arguments.flag("prune")
+    writerOptions.dryRun = arguments.flag("dry-run")
+    writerOptions.selectsReminders = arguments.value("scope") != nil
     let writer = try makeWriter(
       WriterContext(target: destination.target, diagnostics: diagnostics, options: writerOptions))
     var options = Exporter.Options()
@@ -79,7 +97,11 @@ struct ExportCommand: Command {
     context.endProgress()
     try destination.commit()
     if !context.isQuiet, let path = arguments.value("output"), path != "-" {
-      context.io.printError("remconv: exported \(count) reminder\(count == 1 ? "" : "s") to \(path)")
+      let reminders = "\(count) reminder\(count == 1 ? "" : "s")"
+      context.io.printError(
+        writerOptions.dryRun
+          ? "remconv: dry run: nothing written to \(path) (\(reminders) would be exported)"
+          : "remconv: exported \(reminders) to \(path)")
     }
     return .ok
   }

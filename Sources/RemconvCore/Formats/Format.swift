@@ -43,11 +43,15 @@ public protocol ReminderWriter: AnyObject {
   func endList(_ list: ReminderList) throws
   /// Completes the document. Nothing is final before this returns.
   func finish() throws
+  /// How many of the reminders given to `write` the format left out (and reported), so that
+  /// the export counts what the file holds.
+  var skippedCount: Int { get }
 }
 
 extension ReminderWriter {
   public func beginList(_ list: ReminderList) throws {}
   public func endList(_ list: ReminderList) throws {}
+  public var skippedCount: Int { 0 }
 }
 
 /// Options the command line passes to readers.
@@ -131,6 +135,14 @@ public struct WriterOptions: Sendable {
   public var delimiter: UInt8 = UInt8(ascii: ",")
   /// `--force`: replace existing files (vdir items).
   public var force = false
+  /// `--prune`: remove the files of an existing vdir that hold reminders the export does not
+  /// write.
+  public var prune = false
+  /// `--dry-run` (with `--prune`): write nothing, list what `--prune` would remove.
+  public var dryRun = false
+  /// The export writes only some reminders of each list (`--scope`): files of the others in
+  /// an existing vdir are not stale, and are neither reported nor removed.
+  public var selectsReminders = false
   /// The zone for formats that must turn a date or a wall time into an instant (Taskwarrior).
   public var timeZone: TimeZone = .current
 

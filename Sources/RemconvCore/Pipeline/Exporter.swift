@@ -12,7 +12,8 @@ public enum Exporter {
     public init() {}
   }
 
-  /// Writes the store through `writer`. Returns how many reminders were written.
+  /// Writes the store through `writer`. Returns how many reminders were written (those the
+  /// writer left out are not counted).
   ///
   /// Orphan reminders (their list row is gone: an older remconv or a hand edit) are written
   /// too, into the list `ReminderList.recoveredName`, where `validate --fix` would move them:
@@ -90,7 +91,7 @@ public enum Exporter {
         )
       }
       try writer.finish()
-      return count
+      return count - writer.skippedCount
     }
   }
 

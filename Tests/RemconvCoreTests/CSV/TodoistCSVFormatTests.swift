@@ -89,10 +89,66 @@ import Testing
     let result = bench.run(["export", "--format", "csv:todoist"])
     #expect(result.status == .ok)
     CSVFixtures.expectGolden(result.output, "Renovation-todoist.csv")
-    // Comment authors have no column in the template: reported, not silently dropped.
+    // The comment goes back as a note row with its author, not into the description.
+    #expect(
+      result.output.contains(
+        "task,Call the plumber @phone @urgent,Ask about the boiler too,1,1,Ada (14781400),"))
+    #expect(
+      result.output.contains(
+        "note,\"He prefers calls before 10:00.\nThe number is on the fridge.\",,,,Ada (14781400),,,,,,,,\n"))
+    #expect(!result.errors.contains("comment details"))
+  }
+
+  /// A comment row read, exported and read again is a comment row again: the description
+  /// does not grow by it, and `extra.todoist.notes` keeps it, author and all.
+  @Test func commentsStayCommentsAcrossARoundTrip() throws {
+    let original = try Self.renovationBench()
+    let exported = original.run(["export", "--format", "csv:todoist"])
+    #expect(exported.status == .ok)
+    let copy = TestBench()
+    let file = copy.directory.write("Renovation.csv", exported.output)
+    #expect(copy.run(["import", file]).status == .ok)
+    #expect(try CSVFixtures.reminders(in: copy) == CSVFixtures.reminders(in: original))
+    let again = copy.run(["export", "--format", "csv:todoist"])
+    #expect(again.output == exported.output)
+    let plumber = try CSVFixtures.reminder("Call the plumber", in: try CSVFixtures.reminders(in: copy))
+    #expect(
+      plumber["extra"]?["todoist"]?["notes"]
+        == .array([
+          .object([
+            "CONTENT": .string("He prefers calls before 10:00.\nThe number is on the fridge."),
+            "AUTHOR": .string("Ada (14781400)"),
+          ])
+        ]))
+  }
+
+  /// Notes edited after the import no longer end with the comment: written whole as the
+  /// description, and said.
+  @Test func editedNotesAreWrittenWholeAndReported() throws {
+    let bench = try Self.renovationBench()
+    let rows = try CSVFixtures.reminders(in: bench)
+    let plumber = try #require(try CSVFixtures.reminder("Call the plumber", in: rows)["id"]?.stringValue)
+    #expect(bench.run(["edit", plumber, "--notes", "Only this now"]).status == .ok)
+    let result = bench.run(["export", "--format", "csv:todoist"])
+    #expect(result.output.contains("task,Call the plumber @phone @urgent,Only this now,"))
+    #expect(!result.output.contains("\nnote,"))
     #expect(
       result.errors.contains(
-        "csv:todoist cannot carry Todoist columns and comment details the template does not have: 1"))
+        "csv:todoist cannot carry comments edited since import (written in the description, not as note rows): 1"))
+  }
+
+  /// The count said is the rows written: a completed reminder a template cannot hold is not
+  /// counted as exported.
+  @Test func exportCountsTheTasksWritten() throws {
+    let bench = TestBench()
+    #expect(bench.run(["import", Repository.path("Samples/json/reminders.json"), "--quiet"]).status == .ok)
+    let path = bench.directory.file("groceries.csv")
+    let result = bench.run(["export", "--format", "csv:todoist", "--list", "Groceries", "-o", path])
+    #expect(result.status == .ok)
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    let taskRows = written.split(separator: "\n").filter { $0.hasPrefix("task,") }.count
+    #expect(taskRows == 3)
+    #expect(result.errors.contains("remconv: exported \(taskRows) reminders to \(path)"))
   }
 
   /// Todoist → store → Todoist → store keeps everything but the comment details.

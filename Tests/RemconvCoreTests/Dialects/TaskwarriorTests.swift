@@ -11,9 +11,10 @@ import Testing
 
   @Test func readsEveryFieldOfAnArrayExport() throws {
     let outcome = try Dialects.read(format, path: Dialects.fixture("taskwarrior", "export.json"))
-    #expect(outcome.reminders.count == 7)
+    // The recurring template and its instance are one reminder.
+    #expect(outcome.reminders.count == 6)
     #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
-    #expect(outcome.lists.map(\.name) == ["Home.Finance", "Errands"])
+    #expect(outcome.lists.map(\.name) == ["Home.Finance", "Taskwarrior", "Errands"])
 
     let rent = try #require(outcome.reminder("5fe4a0c6-0c16-4c2c-92a4-a1699e6f53f8"))
     #expect(rent.title == "Pay rent")
@@ -33,16 +34,20 @@ import Testing
 
     let template = try #require(outcome.reminder("81421bc8-4791-4947-ad50-e73c1bd19e7a"))
     #expect(!template.isDone)
-    #expect(template.listID == "", "no project: the import's default list")
+    #expect(template.listID == outcome.lists[1].id, "no project: the list 'Taskwarrior', whatever the file's name")
     #expect(template.extra["taskwarrior"]?["status"] == .string("recurring"))
     #expect(template.extra["taskwarrior"]?["recur"] == .string("weekly"))
     #expect(template.extra["taskwarrior"]?["mask"] == .string("-"))
-    #expect(template.extra["taskwarrior"]?[TaskwarriorFormat.listWithoutProjectKey] == .string("export"))
+    #expect(template.extra["taskwarrior"]?[TaskwarriorFormat.listWithoutProjectKey] == .string("Taskwarrior"))
 
-    let instance = try #require(outcome.reminder("6854127d-9891-4874-abc2-dc3dc528079f"))
-    #expect(instance.parentID == nil, "Taskwarrior's parent is a recurrence template, not a subtask")
-    #expect(instance.extra["taskwarrior"]?["parent"] == .string("81421bc8-4791-4947-ad50-e73c1bd19e7a"))
-    #expect(instance.extra["taskwarrior"]?["imask"] == .number("0"))
+    #expect(outcome.reminder("6854127d-9891-4874-abc2-dc3dc528079f") == nil, "an instance is no reminder of its own")
+    let instances = try #require(template.extra["taskwarrior"]?[TaskwarriorFormat.instancesKey]?.arrayValue)
+    #expect(instances.count == 1)
+    let instance = try #require(instances.first?.objectValue)
+    #expect(instance["uuid"] == .string("6854127d-9891-4874-abc2-dc3dc528079f"))
+    #expect(instance["parent"] == .string("81421bc8-4791-4947-ad50-e73c1bd19e7a"))
+    #expect(instance["imask"] == .number("0"))
+    #expect(instance["id"] == nil && instance["urgency"] == nil, "derived fields are not kept")
 
     let waiting = try #require(outcome.reminder(titled: "Call dentist"))
     #expect(!waiting.isDone)
@@ -138,10 +143,7 @@ import Testing
 
   @Test func writesWhatWasReadUnchanged() throws {
     let outcome = try Dialects.read(format, path: Dialects.fixture("taskwarrior", "export.json"))
-    let defaultList = ReminderList(id: "default", name: "export")
-    let content = ([defaultList] + outcome.lists).map { list in
-      (list, outcome.reminders.filter { ($0.listID.isEmpty ? "default" : $0.listID) == list.id })
-    }
+    let content = outcome.lists.map { list in (list, outcome.reminders.filter { $0.listID == list.id }) }
     let written = try Dialects.write(format, content)
     #expect(written.diagnostics.isEmpty, "\(written.diagnostics)")
     let again = try Dialects.read(format, text: written.text, name: "export.json")
@@ -216,7 +218,9 @@ import Testing
       #expect(read.url == original.url)
       #expect(read.flagged == original.flagged)
     }
-    #expect(again.reminder(parent.id)?.tags == ["weekend_plans", "baking"])
+    // Written `weekend_plans`, read back as they were (`remconv_tags`).
+    #expect(tasks[0]["tags"] == .array([.string("weekend_plans"), .string("baking")]))
+    #expect(again.reminder(parent.id)?.tags == ["weekend plans", "baking"])
   }
 
   @Test func aDueChangedInTaskwarriorWinsOverTheRememberedKind() throws {
@@ -246,13 +250,45 @@ import Testing
     #expect(annotations[2]["entry"] == .string("20261121T090001Z"), "after the kept ones, never on the same second")
   }
 
+  /// An instance may come before its template (ids renumbered after a garbage collection):
+  /// still one reminder, the template, holding the instance.
+  @Test func anInstanceBeforeItsTemplateIsStillOneReminder() throws {
+    let text = """
+      [
+      {"description":"Water","imask":0,"parent":"81421bc8-4791-4947-ad50-e73c1bd19e7a","status":"pending","uuid":"6854127d-9891-4874-abc2-dc3dc528079f"},
+      {"description":"Water","mask":"-","recur":"weekly","status":"recurring","uuid":"81421bc8-4791-4947-ad50-e73c1bd19e7a"},
+      {"description":"Orphan","imask":3,"parent":"00000000-0000-4000-8000-000000000000","status":"pending","uuid":"0e0e0e0e-0000-4000-8000-000000000001"}
+      ]
+      """
+    let outcome = try Dialects.read(format, text: text)
+    #expect(
+      outcome.reminders.map(\.id) == ["81421bc8-4791-4947-ad50-e73c1bd19e7a", "0e0e0e0e-0000-4000-8000-000000000001"])
+    let instances = outcome.reminders[0].extra["taskwarrior"]?[TaskwarriorFormat.instancesKey]?.arrayValue
+    #expect(instances?.compactMap { $0["uuid"]?.stringValue } == ["6854127d-9891-4874-abc2-dc3dc528079f"])
+    // An instance whose template is not in the file stays a reminder of its own.
+    #expect(outcome.reminders[1].extra["taskwarrior"]?["parent"] == .string("00000000-0000-4000-8000-000000000000"))
+  }
+
+  /// Tags changed in Taskwarrior since remconv wrote them win over the remembered ones.
+  @Test func tagsChangedInTaskwarriorWinOverTheRememberedOnes() throws {
+    let text = """
+      [
+      {"description":"Kept","remconv_tags":"[\\"red,green\\"]","status":"pending","tags":["red_green"],"uuid":"0e0e0e0e-0000-4000-8000-000000000001"},
+      {"description":"Changed","remconv_tags":"[\\"red,green\\"]","status":"pending","tags":["blue"],"uuid":"0e0e0e0e-0000-4000-8000-000000000002"}
+      ]
+      """
+    let outcome = try Dialects.read(format, text: text)
+    #expect(outcome.reminders.map(\.tags) == [["red,green"], ["blue"]])
+    #expect(outcome.reminders.allSatisfy { $0.extra["taskwarrior"]?["remconv_tags"] == nil })
+  }
+
   @Test func reopenedAndEmptyListsAreWrittenHonestly() throws {
     let outcome = try Dialects.read(format, path: Dialects.fixture("taskwarrior", "export.json"))
     var deleted = try #require(outcome.reminder(titled: "Learn the ukulele"))
     deleted.isDone = false
     deleted.completedAt = nil
     let empty = ReminderList(id: "E", name: "Someday")
-    let written = try Dialects.write(format, [(ReminderList(id: "D", name: "export"), [deleted]), (empty, [])])
+    let written = try Dialects.write(format, [(ReminderList(id: "D", name: "Taskwarrior"), [deleted]), (empty, [])])
     let task = try #require(try JSONParser.parse(written.text).arrayValue?.first?.objectValue)
     #expect(task["status"] == .string("pending"))
     #expect(task["end"] == nil)

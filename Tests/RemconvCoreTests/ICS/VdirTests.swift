@@ -103,6 +103,9 @@ import Testing
   @Test func fileNamesFromUIDsAreSafe() {
     #expect(VdirNames.safe("B1A7E0C2-0001-4F00-8000-000000000001") == "B1A7E0C2-0001-4F00-8000-000000000001")
     #expect(VdirNames.safe("a1b2@host.example") == "a1b2%40host.example")
+    // An item is named as todoman names it: `<uid>.ics`, the `@` of its UIDs kept.
+    #expect(VdirNames.item("a1b2@host.example") == "a1b2@host.example")
+    #expect(VdirNames.item("../a@b/c") == "%2E.%2Fa@b%2Fc")
     #expect(VdirNames.safe("../../etc/passwd") == "%2E.%2F..%2Fetc%2Fpasswd")
     #expect(VdirNames.safe("..") == "%2E.")
     #expect(VdirNames.safe(".hidden") == "%2Ehidden")

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// One file is one project, so one list: named by `--list`, else the file's name. Rows:
 /// `task` rows are reminders, `note` rows are comments on the task above (appended to its
-/// notes), `section` rows start a section (kept in `extra.todoist.section`), `meta` rows
+/// notes after a blank line, and each kept in `extra.todoist.notes`, so that the writer
+/// writes them back as note rows while the notes still end with them), `section` rows start a section (kept in `extra.todoist.section`), `meta` rows
 /// (`view_style=list`) are kept on the list, blank separator rows are skipped.
 ///
 /// - `PRIORITY` runs opposite to remconv's: 1 high, 2 medium, 3 low, 4 none. Todoist's own
@@ -30,7 +31,7 @@ public enum TodoistCSVFormat {
   /// The keys of `extra.todoist` the writer writes back.
   static let writtenKeys: Set<String> = [
     "AUTHOR", "RESPONSIBLE", "DATE", "DATE_LANG", "TIMEZONE", "DURATION", "DURATION_UNIT", "DEADLINE",
-    "DEADLINE_LANG", "section", "uncompletable",
+    "DEADLINE_LANG", "section", "uncompletable", "notes",
   ]
 
   public static let descriptor = FormatDescriptor(
@@ -176,8 +177,10 @@ public enum TodoistCSVFormat {
         if !content.isEmpty {
           task.reminder.notes += (task.reminder.notes.isEmpty ? "" : "\n\n") + content
         }
+        // Every comment is remembered, so the writer can tell it from the description and
+        // write it back as a note row.
         let details = carriedCells(of: record, header: header, skipping: ["TYPE"])
-        if details.keys.contains(where: { $0.uppercased() != "CONTENT" }) {
+        if !details.isEmpty {
           var bag = task.reminder.extra[extraKey]?.objectValue ?? [:]
           bag["notes"] = .array((bag["notes"]?.arrayValue ?? []) + [.object(details)])
           task.reminder.extra[extraKey] = .object(bag)
@@ -312,6 +315,8 @@ public enum TodoistCSVFormat {
     private var skippingBelow: Int?
     /// What could not be written, by what it is, with how many reminders it concerns.
     private var uncarried: [String: Int] = [:]
+    /// Completed reminders and their subtasks, which a template cannot hold.
+    private(set) var skippedCount = 0
 
     init(context: WriterContext) throws {
       rows = try CSVRowWriter(output: try context.requireStream("csv:todoist"), options: context.options)
@@ -337,6 +342,7 @@ public enum TodoistCSVFormat {
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       if let skipping = skippingBelow, depth > skipping {
         uncarried["subtasks of completed reminders (not written)", default: 0] += 1
+        skippedCount += 1
         return
       }
       skippingBelow = nil
@@ -344,6 +350,7 @@ public enum TodoistCSVFormat {
         // A template holds open tasks only; writing a done one would reopen it in Todoist.
         skippingBelow = depth
         uncarried["completed reminders (not written)", default: 0] += 1
+        skippedCount += 1
         return
       }
       let todoist = reminder.extra[extraKey]?.objectValue ?? [:]
@@ -358,10 +365,39 @@ public enum TodoistCSVFormat {
           uncarried["tasks without a section after a section (written in the section above)", default: 0] += 1
         }
       }
-      try rows.writeRow(cells(for: reminder, todoist: todoist, depth: depth))
+      let (description, comments) = split(reminder.notes, comments: todoist["notes"]?.arrayValue ?? [])
+      try rows.writeRow(cells(for: reminder, description: description, todoist: todoist, depth: depth))
+      for comment in comments {
+        let details = comment.objectValue ?? [:]
+        if details.keys.contains(where: { !TodoistCSVFormat.columns.contains($0) }) {
+          uncarried["Todoist comment details the template does not have", default: 0] += 1
+        }
+        try rows.writeRow(
+          ["note"] + TodoistCSVFormat.columns.dropFirst().map { column in details[column]?.stringValue })
+      }
     }
 
-    private func cells(for reminder: Reminder, todoist: [String: JSONValue], depth: Int) -> [String?] {
+    /// The description and the comments of a task whose notes were read with its comments
+    /// appended (after a blank line each). While the notes still end with those comments,
+    /// they are written back as note rows; once edited, the notes are written whole as the
+    /// description and the comments are reported.
+    private func split(_ notes: String, comments: [JSONValue]) -> (description: String, comments: [JSONValue]) {
+      guard !comments.isEmpty else { return (notes, []) }
+      let appended = comments.compactMap { $0["CONTENT"]?.stringValue }.filter { !$0.isEmpty }
+        .joined(separator: "\n\n")
+      if appended.isEmpty { return (notes, comments) }
+      if notes == appended { return ("", comments) }
+      let suffix = "\n\n" + appended
+      if notes.utf8.count > suffix.utf8.count, notes.utf8.reversed().starts(with: suffix.utf8.reversed()) {
+        return (String(decoding: notes.utf8.dropLast(suffix.utf8.count), as: UTF8.self), comments)
+      }
+      uncarried["comments edited since import (written in the description, not as note rows)", default: 0] += 1
+      return (notes, [])
+    }
+
+    private func cells(
+      for reminder: Reminder, description: String, todoist: [String: JSONValue], depth: Int
+    ) -> [String?] {
       var content = todoist["uncompletable"]?.boolValue == true ? "* " : ""
       content += reminder.title
       let words = reminder.title.split(separator: " ", omittingEmptySubsequences: false)
@@ -396,7 +432,7 @@ public enum TodoistCSVFormat {
       }
       let language = todoist["DATE_LANG"]?.stringValue ?? (date == nil ? nil : "en")
       var cells: [String?] = [
-        "task", content, reminder.notes.isEmpty ? nil : reminder.notes,
+        "task", content, description.isEmpty ? nil : description,
         TodoistCSVFormat.number(for: reminder.priority), String(depth + 1),
         todoist["AUTHOR"]?.stringValue, todoist["RESPONSIBLE"]?.stringValue, date, language, zone,
       ]

@@ -236,6 +236,7 @@ public enum VdirFormat {
     private let options: WriterOptions
     private let encoder: VTodoEncoder
     private let timezones: VTimezoneSource
+    private let diagnostics: DiagnosticLog
     private let stage: String
     private let stageRegistration: TemporaryPaths.Registration?
     /// Whether the target folder existed: the stage then holds its new contents, else it is it.
@@ -244,6 +245,8 @@ public enum VdirFormat {
     private var folder: (name: String, exists: Bool)?
     /// The list folders staged, in order, with whether each exists in the target.
     private var staged: [(name: String, exists: Bool)] = []
+    /// The item files found in list folders that exist in the target, by folder name.
+    private var existingItems: [String: VdirItems] = [:]
     private var usedFolders: Set<String> = []
     private var isFinished = false
 
@@ -258,6 +261,7 @@ public enum VdirFormat {
       options = context.options
       encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
       timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      diagnostics = context.diagnostics
       // The folder the user named may be a link to one: it is followed, the list folders never.
       switch FileKind.following(root) {
       case nil:
@@ -309,6 +313,7 @@ public enum VdirFormat {
       }
       folder = (name, exists)
       staged.append((name, exists))
+      if exists { existingItems[name] = VdirItems(folder: root + "/" + name) }
       // What could not be read goes back where the list has no value of its own.
       var metadata = list.extra["vdir"]?["invalid"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
       metadata[displayNameFile] = list.name
@@ -339,14 +344,39 @@ public enum VdirFormat {
       }
       lines += encoded.lines
       lines.append("END:VCALENDAR")
-      try writeFile(VdirNames.safe(reminder.id) + ".ics", in: folder.name, exists: folder.exists) { output in
+      // The reminder's own file where the folder has one, whatever it is called; else a new
+      // name, as todoman and vdirsyncer name items.
+      let file =
+        existingItems[folder.name]?.claim(reminder.id, preferring: VdirNames.item(reminder.id) + ".ics")
+        ?? newItemName(for: reminder.id, in: folder)
+      try writeFile(file, in: folder.name, exists: folder.exists) { output in
         var writer = FoldingLineWriter(output: output)
         try writer.write(lines)
       }
     }
 
+    /// A new item's file name. In a folder that exists, a name some other file has (another
+    /// reminder's item, an event) gets a suffix: that file is never written over.
+    private func newItemName(for uid: String, in folder: (name: String, exists: Bool)) -> String {
+      let base = VdirNames.item(uid)
+      var name = base + ".ics"
+      var suffix = 2
+      while folder.exists, FileKind.of(root + "/" + folder.name + "/" + name) != nil {
+        name = base + "-\(suffix).ics"
+        suffix += 1
+      }
+      return name
+    }
+
     func finish() throws {
       encoder.finish()
+      if options.dryRun {
+        for (name, exists) in staged where exists { handleStaleItems(in: name) }
+        isFinished = true
+        TemporaryPaths.removeFolder(stage)
+        TemporaryPaths.unregister(stageRegistration)
+        return
+      }
       if !rootExists {
         try Self.synchronize(stage)
         guard rename(stage, root) == 0 else {
@@ -375,12 +405,45 @@ public enum VdirFormat {
         for file in try FileManager.default.contentsOfDirectory(atPath: source).sorted() {
           try place(source + "/" + file, at: target + "/" + file)
         }
+        handleStaleItems(in: name)
         try Self.synchronize(target)
       }
       isFinished = true
       TemporaryPaths.removeFolder(stage)
       TemporaryPaths.unregister(stageRegistration)
       try Self.synchronize(root)
+    }
+
+    /// The to-do items of an existing list folder that this export did not write (reminders
+    /// deleted or moved to another list since, or a second file of one UID): removed with
+    /// `--prune`, listed with `--prune --dry-run`, else reported and left. Files without a
+    /// VTODO (a calendar's events) are never touched.
+    private func handleStaleItems(in name: String) {
+      guard !options.selectsReminders, let items = existingItems[name] else { return }
+      for (file, uid) in items.unclaimed {
+        let path = root + "/" + name + "/" + file
+        if options.dryRun {
+          diagnostics.warning(
+            "prune", "would be removed by --prune: this export does not write the reminder it holds",
+            at: SourceLocation(file: path), uid: uid)
+        } else if options.prune {
+          guard FileKind.of(path) == .regular, unlink(path) == 0 else {
+            diagnostics.warning(
+              "prune", "cannot remove: \(String(cString: strerror(errno)).lowercased())",
+              at: SourceLocation(file: path), uid: uid)
+            continue
+          }
+          diagnostics.warning(
+            "prune", "removed: this export does not write the reminder it held", at: SourceLocation(file: path),
+            uid: uid)
+        } else {
+          diagnostics.warning(
+            "stale-item",
+            "this export does not write the reminder it holds; left in place, so an import brings it back "
+              + "(--prune removes such files, --prune --dry-run lists them)",
+            at: SourceLocation(file: path), uid: uid)
+        }
+      }
     }
 
     /// Moves one staged file into an existing list folder: beside nothing without `--force`
@@ -460,13 +523,20 @@ public enum VdirFormat {
 enum VdirNames {
   static let maximumLength = 200
 
-  static func safe(_ text: String) -> String {
+  /// An item's file name (without `.ics`) for a UID: as `safe`, but `@` is kept, as todoman
+  /// names its items (`<uid>.ics`, and its UIDs are `<hex>@<host>`), so a UID todoman made
+  /// gets the file name todoman gives it.
+  static func item(_ uid: String) -> String {
+    safe(uid, keeping: UInt8(ascii: "@"))
+  }
+
+  static func safe(_ text: String, keeping kept: UInt8? = nil) -> String {
     var pieces: [String] = []
     for (index, byte) in text.utf8.enumerated() {
       let isSafe =
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
         || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-        || (byte == UInt8(ascii: ".") && index > 0)
+        || (byte == UInt8(ascii: ".") && index > 0) || byte == kept
       pieces.append(isSafe ? String(UnicodeScalar(byte)) : "%" + hex(byte))
     }
     if pieces.isEmpty { return "%00" }
@@ -502,5 +572,64 @@ enum VdirNames {
   private static func hex(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)
     return byte < 16 ? "0" + digits : digits
+  }
+}
+
+/// The `.ics` files of a list folder that exists in the target, each with the UID of the
+/// VTODO it holds, so an export writes a reminder into its own file whatever it is called.
+struct VdirItems {
+  /// File name and VTODO UID of each item holding one, in name order.
+  private var items: [(file: String, uid: String)] = []
+  private var claimed: Set<String> = []
+
+  /// Reads the UID of the first VTODO of each regular `.ics` file. A file that cannot be
+  /// read, is larger than an item may be, or holds no VTODO is not a reminder's: never chosen,
+  /// never removed.
+  init(folder: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder).sorted()) ?? []
+    for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics") {
+      let path = folder + "/" + name
+      guard FileKind.of(path) == .regular, let uid = Self.todoUID(in: path) else { continue }
+      items.append((name, uid))
+    }
+  }
+
+  private static func todoUID(in path: String) -> String? {
+    guard let reader = try? ByteReader.open(path: path, followingLinks: false),
+      let bytes = try? reader.readAll(limit: InputLimits.maximumRawItemSize)
+    else { return nil }
+    let lines = ContentLineReader(bytes: ByteReader(bytes: bytes, name: path), file: path, diagnostics: nil)
+    var depth = 0
+    var inTodo = false
+    while let line = try? lines.next() {
+      switch line.boundary {
+      case .begin(let name)?:
+        depth += 1
+        if depth == 2, name == "VTODO" { inTodo = true }
+      case .end?:
+        if depth == 2 { inTodo = false }
+        depth -= 1
+      case nil:
+        if inTodo, depth == 2, line.known == .uid, let parts = ContentLineParts(line.text) {
+          let uid = ICSText.unescape(parts.value)
+          return uid.isEmpty ? nil : uid
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The file holding `uid`; nil when none does. When several do (an older remconv's `%40`
+  /// name beside todoman's `@`), the one named as remconv names it now, else the first by name.
+  mutating func claim(_ uid: String, preferring name: String) -> String? {
+    let holding = items.filter { $0.uid == uid && !claimed.contains($0.file) }.map(\.file)
+    guard let file = holding.first(where: { $0 == name }) ?? holding.first else { return nil }
+    claimed.insert(file)
+    return file
+  }
+
+  /// The items no reminder of the export was written into.
+  var unclaimed: [(file: String, uid: String)] {
+    items.filter { !claimed.contains($0.file) }
   }
 }

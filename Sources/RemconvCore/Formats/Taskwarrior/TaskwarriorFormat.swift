@@ -23,12 +23,24 @@ public enum TaskwarriorFormat {
   /// The extra key of the fields kept verbatim.
   static let extraKey = "taskwarrior"
 
+  /// Date attributes kept in `extra.taskwarrior` and written back, when `task` can hold them.
+  static let keptDateFields = ["wait", "scheduled", "until"]
+
   /// Fields `task export` derives on every run; they are not data and are not kept.
   static let derivedFields: Set<String> = ["id", "urgency"]
 
   /// Extra bookkeeping: the list a task without a project was imported into. While the
   /// reminder stays in that list, it is written back without a project.
   static let listWithoutProjectKey = "remconv_list_without_project"
+
+  /// The list tasks without a project go to (unless `--list` names one): always this name,
+  /// so a newer export under another file name finds the same list.
+  static let listWithoutProjectName = "Taskwarrior"
+
+  /// Extra bookkeeping on a recurring task's template: its instances (tasks whose `parent`
+  /// is the template), as `task export` wrote them. The template and its instances are one
+  /// reminder; the instances are written back after the template.
+  static let instancesKey = "remconv_instances"
 
   /// The description written for an empty title: Taskwarrior cannot store an empty one
   /// (2.6 crashes on it). The real title rides in `remconv_title`.
@@ -49,6 +61,14 @@ public enum TaskwarriorFormat {
     static let dueSent = "remconv_due_sent"
     /// The real title when `description` holds the placeholder for an empty one.
     static let title = "remconv_title"
+    /// The tags as remconv had them (a JSON array), when some had to be written otherwise.
+    /// Restored while the task's tags are still those written.
+    static let tags = "remconv_tags"
+    /// Instants `task` cannot hold (see `TaskwarriorDate.isWritable`), as remconv's ISO text,
+    /// in place of `entry`, `end` and `modified`.
+    static let entry = "remconv_entry"
+    static let end = "remconv_end"
+    static let modified = "remconv_modified"
 
     static let prefix = "remconv_"
   }
@@ -73,6 +93,45 @@ enum TaskwarriorDate {
 
   static func format(utcSeconds: Int64) -> String {
     format(Timestamp(millisecondsSinceEpoch: utcSeconds * 1000))
+  }
+
+  /// The instants `task import` (2.6) survives in a date attribute: earlier than 1980 or
+  /// later than 9999-12-30 it crashes (a segmentation fault) on `due`, `wait`, `scheduled`,
+  /// `until`, `modified`, an annotation's `entry`, a completed task's `end` and some `entry`
+  /// times (1901-12-13T20:45:52Z).
+  static let writableSeconds: ClosedRange<Int64> = 315_532_800...253_402_128_000
+
+  static func isWritable(_ timestamp: Timestamp) -> Bool {
+    writableSeconds.contains(timestamp.millisecondsSinceEpoch.floorDivided(by: 1000))
+  }
+
+  /// The nearest instant `task` can hold.
+  static func clamped(_ timestamp: Timestamp) -> Timestamp {
+    let seconds = timestamp.millisecondsSinceEpoch.floorDivided(by: 1000)
+    let clamped = min(max(seconds, writableSeconds.lowerBound), writableSeconds.upperBound)
+    return seconds == clamped ? timestamp : Timestamp(millisecondsSinceEpoch: clamped * 1000)
+  }
+}
+
+/// Tags as `task` keeps them, for the writer and for the reader's check that they are unchanged.
+enum TaskwarriorTags {
+  /// A tag as written: white space (on which `task` splits a command line) and commas (on
+  /// which `task import` splits a tag) become `_`; a tag literally named `flagged`, which is
+  /// remconv's flag, becomes `flagged_tag` unless the reminder is flagged.
+  static func written(_ tag: String, flagged: Bool) -> String {
+    let written = String(tag.map { $0.isWhitespace || $0 == "," ? "_" : $0 })
+    return written == "flagged" && !flagged ? "flagged_tag" : written
+  }
+
+  /// The `tags` written for a reminder's tags and flag: no empty tags, no repeats.
+  static func written(_ tags: [String], flagged: Bool) -> [String] {
+    var result: [String] = []
+    for tag in tags {
+      let written = written(tag, flagged: flagged)
+      if !written.isEmpty, !result.contains(written) { result.append(written) }
+    }
+    if flagged, !result.contains("flagged") { result.append("flagged") }
+    return result
   }
 }
 

@@ -9,40 +9,84 @@ final class TaskwarriorReader: ReminderReader {
   private let context: ReaderContext
   private let stream: JSONItemStream
   private let derivedIDs = DerivedIDGenerator()
-  /// The list that tasks without a project go to, as the merge engine names it.
-  private let defaultListName: String
   /// Projects already announced as lists.
   private var knownProjects: Set<String> = []
-  private var pending: SourceRecord?
+  /// Records ready to be returned, in order.
+  private var queue: [SourceRecord] = []
+  private var finished = false
+  /// Recurring tasks' templates, held to the end of the file: their instances may come after
+  /// them. A template and its instances are one reminder.
+  private var templates: [(reminder: Reminder, project: String?, location: SourceLocation)] = []
+  /// Instances of recurring tasks (tasks with a `parent`) by their template's UUID, as written.
+  private var instances: [String: [JSONValue]] = [:]
+  /// Instances in the order read, with what to make of them when their template is missing.
+  private var instanceOrder: [(parent: String, reminder: Reminder, project: String?, location: SourceLocation)] = []
 
   init(context: ReaderContext) throws {
     self.context = context
     stream = JSONItemStream(
       parser: JSONParser(reader: try context.openByteReader()), itemsKeys: [Self.wrapperKey], allowsSequence: true)
     stream.onDuplicateKey = context.duplicateKeyWarning
-    defaultListName = context.options.listName ?? context.source.baseName ?? "Reminders"
   }
 
   func next() throws -> SourceRecord? {
-    if let pending {
-      self.pending = nil
-      return pending
+    while queue.isEmpty {
+      if finished { return nil }
+      var event = try stream.next()
+      while let wrapper = event, try readWrapper(wrapper) { event = try stream.next() }
+      guard let event else {
+        finished = true
+        emitRecurringTasks()
+        continue
+      }
+      guard case .item(let members, _, let location) = event else {
+        throw RemconvError.malformedInput(
+          "a Taskwarrior export is an array of task objects", at: stream.parser.location)
+      }
+      var (reminder, project) = decode(members, at: location)
+      stream.keepItemDuplicates(in: &reminder.extra, uid: reminder.id, diagnostics: context.diagnostics)
+      if members["status"]?.stringValue == "recurring" {
+        templates.append((reminder, project, location))
+      } else if let parent = members["parent"]?.stringValue {
+        instances[parent.lowercased(), default: []].append(
+          .object(members.filter { !TaskwarriorFormat.derivedFields.contains($0.key) }))
+        instanceOrder.append((parent.lowercased(), reminder, project, location))
+      } else {
+        emit(reminder, project: project, at: location)
+      }
     }
-    var event = try stream.next()
-    while let wrapper = event, try readWrapper(wrapper) { event = try stream.next() }
-    guard let event else { return nil }
-    guard case .item(let members, _, let location) = event else {
-      throw RemconvError.malformedInput("a Taskwarrior export is an array of task objects", at: stream.parser.location)
+    return queue.removeFirst()
+  }
+
+  /// Queues a reminder, after its project's list the first time that project comes.
+  private func emit(_ reminder: Reminder, project: String?, at location: SourceLocation) {
+    if let project, knownProjects.insert(ListName.key(for: project)).inserted {
+      queue.append(.list(ReminderList(id: reminder.listID, name: project)))
     }
-    var (reminder, project) = decode(members, at: location)
-    stream.keepItemDuplicates(in: &reminder.extra, uid: reminder.id, diagnostics: context.diagnostics)
-    guard let project else { return .reminder(reminder, location) }
-    let key = ListName.key(for: project)
-    if knownProjects.insert(key).inserted {
-      pending = .reminder(reminder, location)
-      return .list(ReminderList(id: reminder.listID, name: project))
+    queue.append(.reminder(reminder, location))
+  }
+
+  /// Each template with its instances in `extra.taskwarrior.remconv_instances`; then the
+  /// instances whose template is not in the file, each a reminder of its own.
+  private func emitRecurringTasks() {
+    var templateIDs: Set<String> = []
+    for (template, project, location) in templates {
+      var reminder = template
+      let uuid = TaskwarriorUUID.forReminderID(template.id)
+      templateIDs.insert(uuid)
+      if let series = instances[uuid] {
+        var kept = reminder.extra[TaskwarriorFormat.extraKey]?.objectValue ?? [:]
+        kept[TaskwarriorFormat.instancesKey] = .array(series)
+        reminder.extra[TaskwarriorFormat.extraKey] = .object(kept)
+      }
+      emit(reminder, project: project, at: location)
     }
-    return .reminder(reminder, location)
+    for instance in instanceOrder where !templateIDs.contains(instance.parent) {
+      emit(instance.reminder, project: instance.project, at: instance.location)
+    }
+    templates = []
+    instances = [:]
+    instanceOrder = []
   }
 
   /// The member of a wrapper object that holds the tasks. No task has a member of this name
@@ -79,7 +123,8 @@ final class TaskwarriorReader: ReminderReader {
     }
   }
 
-  /// A task as a reminder, and its project when it has one.
+  /// A task as a reminder, and the name of its list: its project, else the list of tasks
+  /// without one (nil under `--list`, which names the list itself).
   private func decode(_ members: [String: JSONValue], at location: SourceLocation) -> (Reminder, String?) {
     var fields = JSONObjectFields(members, location: location, diagnostics: context.diagnostics)
     for key in TaskwarriorFormat.derivedFields { _ = fields.take(key) }
@@ -113,9 +158,14 @@ final class TaskwarriorReader: ReminderReader {
     }
 
     let instant = "a Taskwarrior date (20261130T090000Z, ISO 8601 with a zone, or epoch seconds)"
-    let completedAt = fields.timestamp("end", expected: instant, parse: TaskwarriorDate.parse)
-    let createdAt = fields.timestamp("entry", expected: instant, parse: TaskwarriorDate.parse)
-    let editedAt = fields.timestamp("modified", expected: instant, parse: TaskwarriorDate.parse)
+    // An instant `task` cannot hold was written as remconv's text in a UDA instead.
+    var completedAt = fields.timestamp("end", expected: instant, parse: TaskwarriorDate.parse)
+    var createdAt = fields.timestamp("entry", expected: instant, parse: TaskwarriorDate.parse)
+    var editedAt = fields.timestamp("modified", expected: instant, parse: TaskwarriorDate.parse)
+    let iso = "an ISO 8601 instant"
+    if let kept = fields.timestamp(UDA.entry, expected: iso, parse: Timestamp.init(iso:)) { createdAt = kept }
+    if let kept = fields.timestamp(UDA.modified, expected: iso, parse: Timestamp.init(iso:)) { editedAt = kept }
+    if let kept = fields.timestamp(UDA.end, expected: iso, parse: Timestamp.init(iso:)), isDone { completedAt = kept }
     let dueText = fields.string("due")
     var due: DueDate?
     if let dueText {
@@ -126,7 +176,16 @@ final class TaskwarriorReader: ReminderReader {
       }
     }
     let originalDue = fields.string(UDA.due)
-    if due != nil, let originalDue, let sent = fields.string(UDA.dueSent), sent == dueText {
+    let dueSent = fields.string(UDA.dueSent)
+    if due == nil, dueText == nil, dueSent == nil, let originalDue {
+      // A due `task` cannot hold travels only as remconv's text.
+      if let restored = Self.dueDate(fromRemconvText: originalDue) {
+        due = restored
+      } else {
+        fields.reject(UDA.due, .string(originalDue), "\(UDA.due): '\(originalDue)' is not a remconv due date")
+      }
+    }
+    if due != nil, let originalDue, let sent = dueSent, sent == dueText {
       // The due was written by remconv from another kind and is unchanged in Taskwarrior.
       if let restored = Self.dueDate(fromRemconvText: originalDue) {
         due = restored
@@ -154,7 +213,15 @@ final class TaskwarriorReader: ReminderReader {
 
     var tags = fields.strings("tags") ?? []
     let flagged = tags.contains("flagged")
-    tags.removeAll { $0 == "flagged" }
+    if let text = fields.string(UDA.tags), let originals = (try? JSONParser.parse(text))?.arrayValue,
+      case let original = originals.compactMap(\.stringValue), original.count == originals.count,
+      Set(TaskwarriorTags.written(original, flagged: flagged)) == Set(tags)
+    {
+      // The tags are still those written for these: the originals come back.
+      tags = original
+    } else {
+      tags.removeAll { $0 == "flagged" }
+    }
 
     var notes = ""
     if let annotations = fields.array("annotations") {
@@ -176,11 +243,13 @@ final class TaskwarriorReader: ReminderReader {
     let parentID = fields.string(UDA.parent)
     let url = fields.string(UDA.url)
     for (key, value) in fields.remaining where !key.hasPrefix(UDA.prefix) { kept[key] = value }
+    var list = project
     if project == nil, context.options.listName == nil {
-      kept[TaskwarriorFormat.listWithoutProjectKey] = .string(defaultListName)
+      list = TaskwarriorFormat.listWithoutProjectName
+      kept[TaskwarriorFormat.listWithoutProjectKey] = .string(TaskwarriorFormat.listWithoutProjectName)
     }
 
-    let listID = project.map { StableID.derived(["list", ListName.key(for: $0)]) } ?? ""
+    let listID = list.map { StableID.derived(["list", ListName.key(for: $0)]) } ?? ""
     let id: String
     if let known = remconvID ?? uuid {
       id = known
@@ -194,7 +263,7 @@ final class TaskwarriorReader: ReminderReader {
       completedAt: completedAt, flagged: flagged, dueDate: due, priority: priority, tags: tags, url: url,
       createdAt: createdAt, editedAt: editedAt)
     reminder.extra = fields.extra(formatKey: TaskwarriorFormat.extraKey, kept: kept)
-    return (reminder, project)
+    return (reminder, list)
   }
 
   /// Reads `remconv_due`: the JSON `dueDate` text, then the zone after a space when zoned.

@@ -43,7 +43,13 @@ final class TaskwarriorWriter: ReminderWriter {
 
   func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
     written.insert(list.id)
-    let task = taskObject(for: reminder, in: list)
+    try writeTask(taskObject(for: reminder, in: list))
+    // A recurring task's instances follow their template, as `task export` gave them.
+    let instances = reminder.extra[TaskwarriorFormat.extraKey]?[TaskwarriorFormat.instancesKey]?.arrayValue ?? []
+    for instance in instances { try writeTask(instance.objectValue ?? [:]) }
+  }
+
+  private func writeTask(_ task: [String: JSONValue]) throws {
     try output.write(taskCount == 0 ? "" : ",\n")
     try output.write(JSONText.encode(.object(task)))
     taskCount += 1
@@ -90,10 +96,23 @@ final class TaskwarriorWriter: ReminderWriter {
       task["description"] = .string(reminder.title)
     }
 
+    for field in TaskwarriorFormat.keptDateFields {
+      guard let text = task[field]?.stringValue, let instant = TaskwarriorDate.parse(text),
+        !TaskwarriorDate.isWritable(instant)
+      else { continue }
+      task[field] = nil
+      diagnostics.warning(
+        "cannot-carry",
+        "task import crashes on dates before 1980 or after 9999-12-30: '\(field)' \(text) is not written",
+        uid: reminder.id)
+    }
+
     let keptStatus = kept["status"]?.stringValue
     if reminder.isDone {
       task["status"] = .string(keptStatus == "deleted" ? "deleted" : "completed")
-      if let completedAt = reminder.completedAt { task["end"] = .string(TaskwarriorDate.format(completedAt)) }
+      if let completedAt = reminder.completedAt {
+        writeInstant(completedAt, as: "end", else: UDA.end, into: &task, uid: reminder.id)
+      }
     } else {
       let reopenable = keptStatus == "recurring" || (keptStatus == "waiting" && kept["wait"] != nil)
       task["status"] = .string(reopenable ? keptStatus ?? "pending" : "pending")
@@ -103,8 +122,12 @@ final class TaskwarriorWriter: ReminderWriter {
           uid: reminder.id)
       }
     }
-    if let createdAt = reminder.createdAt { task["entry"] = .string(TaskwarriorDate.format(createdAt)) }
-    if let editedAt = reminder.editedAt { task["modified"] = .string(TaskwarriorDate.format(editedAt)) }
+    if let createdAt = reminder.createdAt {
+      writeInstant(createdAt, as: "entry", else: UDA.entry, into: &task, uid: reminder.id)
+    }
+    if let editedAt = reminder.editedAt {
+      writeInstant(editedAt, as: "modified", else: UDA.modified, into: &task, uid: reminder.id)
+    }
 
     if let due = reminder.dueDate { writeDue(due, into: &task, uid: reminder.id) }
 
@@ -122,6 +145,10 @@ final class TaskwarriorWriter: ReminderWriter {
 
     let tags = taskTags(for: reminder)
     if !tags.isEmpty { task["tags"] = .array(tags.map(JSONValue.string)) }
+    // Tags written otherwise travel as they were, for the way back.
+    if tags != reminder.tags + (reminder.flagged && !reminder.tags.contains("flagged") ? ["flagged"] : []) {
+      task[UDA.tags] = .string(JSONText.encode(.array(reminder.tags.map(JSONValue.string))))
+    }
 
     let annotations = self.annotations(for: reminder, originals: kept["annotations"]?.arrayValue ?? [])
     if !annotations.isEmpty { task["annotations"] = .array(annotations) }
@@ -131,14 +158,30 @@ final class TaskwarriorWriter: ReminderWriter {
     return task
   }
 
+  /// An instant as `field`, or, when `task` cannot hold it, as remconv's text in the UDA
+  /// `uda` (from where reading restores it), reported.
+  private func writeInstant(
+    _ instant: Timestamp, as field: String, else uda: String, into task: inout [String: JSONValue], uid: String
+  ) {
+    if TaskwarriorDate.isWritable(instant) {
+      task[field] = .string(TaskwarriorDate.format(instant))
+      return
+    }
+    task[uda] = .string(instant.description)
+    diagnostics.warning(
+      "cannot-carry",
+      "task import crashes on dates before 1980 or after 9999-12-30: \(instant) is written as \(uda), not '\(field)'",
+      uid: uid)
+  }
+
   /// `due` as a UTC instant. Other kinds are turned into one (a date at the end of that day,
   /// a floating time in the writer's zone) and remembered in `remconv_due` for the way back.
+  /// A due `task` cannot hold is written only as `remconv_due`, reported.
   private func writeDue(_ due: DueDate, into task: inout [String: JSONValue], uid: String) {
     let seconds: Int64
     switch due {
     case .utc(let time):
-      task["due"] = .string(time.basicString + "Z")
-      return
+      seconds = Timestamp(utc: time).millisecondsSinceEpoch.floorDivided(by: 1000)
     case .zoned(let time, let identifier):
       if let zone = TimeZone(identifier: identifier) {
         seconds = DueDate.utcSeconds(ofWallTime: time, in: zone)
@@ -156,37 +199,41 @@ final class TaskwarriorWriter: ReminderWriter {
       let endOfDay = LocalDateTime(secondsSinceEpoch: Int64(date.daysSinceEpoch) * 86400 + 86399)
       seconds = DueDate.utcSeconds(ofWallTime: endOfDay, in: options.timeZone)
     }
+    guard TaskwarriorDate.writableSeconds.contains(seconds) else {
+      task[UDA.due] = .string(due.description)
+      diagnostics.warning(
+        "cannot-carry",
+        "task import crashes on dates before 1980 or after 9999-12-30: the due \(due) is written as \(UDA.due), not 'due'",
+        uid: uid)
+      return
+    }
     let sent = TaskwarriorDate.format(utcSeconds: seconds)
     task["due"] = .string(sent)
+    if case .utc = due { return }
     task[UDA.due] = .string(due.description)
     task[UDA.dueSent] = .string(sent)
   }
 
-  /// Tags without white space (Taskwarrior splits on it), and `flagged` for the flag.
+  /// Tags as `TaskwarriorTags` writes them, each change reported (the originals travel in
+  /// `remconv_tags`), and `flagged` for the flag.
   private func taskTags(for reminder: Reminder) -> [String] {
-    var tags: [String] = []
     for tag in reminder.tags {
-      var written = String(tag.map { $0.isWhitespace ? "_" : $0 })
+      let written = TaskwarriorTags.written(tag, flagged: reminder.flagged)
       if written.isEmpty {
         diagnostics.warning(
           "cannot-carry", "Taskwarrior cannot carry an empty tag: it is not written", uid: reminder.id)
-        continue
-      }
-      if written != tag {
-        diagnostics.warning(
-          "cannot-carry", "Taskwarrior tags cannot contain white space: the tag '\(tag)' is written as '\(written)'",
-          uid: reminder.id)
-      }
-      if written == "flagged", !reminder.flagged {
+      } else if written == "flagged_tag", tag == "flagged" {
         diagnostics.warning(
           "cannot-carry", "the tag 'flagged' is remconv's flag in Taskwarrior: it is written as 'flagged_tag'",
           uid: reminder.id)
-        written = "flagged_tag"
+      } else if written != tag {
+        diagnostics.warning(
+          "cannot-carry",
+          "Taskwarrior tags cannot contain white space or commas: the tag '\(tag)' is written as '\(written)'",
+          uid: reminder.id)
       }
-      if !tags.contains(written) { tags.append(written) }
     }
-    if reminder.flagged, !tags.contains("flagged") { tags.append("flagged") }
-    return tags
+    return TaskwarriorTags.written(reminder.tags, flagged: reminder.flagged)
   }
 
   /// The notes as annotations. Unchanged notes give back the original annotations with their
@@ -205,7 +252,8 @@ final class TaskwarriorWriter: ReminderWriter {
     }
     // Taskwarrior keys annotations by their time: a new one must come after the kept ones.
     let latestKept = result.compactMap { $0["entry"]?.stringValue.flatMap(TaskwarriorDate.parse) }.max()
-    var entry = reminder.editedAt ?? reminder.createdAt ?? Timestamp(options.now)
+    // An annotation's time is no reminder value: one `task` cannot hold is moved into its range.
+    var entry = TaskwarriorDate.clamped(reminder.editedAt ?? reminder.createdAt ?? Timestamp(options.now))
     if let latestKept, entry.millisecondsSinceEpoch / 1000 <= latestKept.millisecondsSinceEpoch / 1000 {
       entry = Timestamp(millisecondsSinceEpoch: (latestKept.millisecondsSinceEpoch / 1000 + 1) * 1000)
     }

@@ -222,7 +222,12 @@ import Testing
       try store.forEachReminder(inListRow: list.rowID) { reminder, _ in all.append(reminder.id) }
     }
     let uids = Set(all)
-    #expect(try store.uniquePrefixLengths(of: uids) == Self.uniquePrefixLengthsReadingEvery(all, of: uids))
+    let expected = Self.uniquePrefixLengthsReadingEvery(all, of: uids)
+    // Both ways the store finds them: each UID's neighbours looked up, and every UID read in order.
+    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: uids.count) == expected)
+    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: 0) == expected)
+    let some = Set(uids.prefix(5))
+    #expect(try store.uniquePrefixLengths(of: some, lookupLimit: 0) == expected.filter { some.contains($0.key) })
     for uid in uids {
       let length = try #require(try store.uniquePrefixLengths(of: [uid])[uid])
       for prefix in [String(uid.prefix(length)), String(uid.prefix(length)).lowercased(), String(uid.prefix(1))] {

@@ -30,38 +30,89 @@ extension Store {
 
   /// For each of `uids`, the shortest prefix length that tells it apart from every other UID
   /// in the store, compared as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a
-  /// prefix this long names that reminder alone. Reads, for each, its neighbours in the
-  /// index of folded UIDs: a handful of rows however big the store.
+  /// prefix this long names that reminder alone. A few UIDs are looked up beside their
+  /// neighbours in the index of folded UIDs (a handful of rows however big the store); for
+  /// many, the index is read once in order, as the neighbours of all of them.
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
+    try uniquePrefixLengths(of: uids, lookupLimit: Self.prefixLookupLimit)
+  }
+
+  func uniquePrefixLengths(of uids: Set<String>, lookupLimit: Int) throws -> [String: Int] {
     guard !uids.isEmpty else { return [:] }
+    // Compared as UTF-8 bytes: a folded key differs from its UID in ASCII case only, so a byte
+    // length in the key is the same byte length in the UID.
+    let commonBytes = try read {
+      uids.count <= lookupLimit ? try commonBytesByLookup(uids) : try commonBytesByReadingAll(uids)
+    }
+    var result: [String: Int] = [:]
+    for uid in uids {
+      result[uid] = Self.characterCount(ofPrefixCovering: (commonBytes[Self.asciiUppercased(uid)] ?? 0) + 1, in: uid)
+    }
+    return result
+  }
+
+  /// Up to this many UIDs, `uniquePrefixLengths` looks each up (three index seeks) rather
+  /// than reading every UID in order.
+  static let prefixLookupLimit = 2_000
+
+  /// For each UID's folded key, the most bytes it shares with another UID's.
+  private func commonBytesByLookup(_ uids: Set<String>) throws -> [String: Int] {
     let before = try database.statement(
       "SELECT upper(uid) FROM reminders WHERE upper(uid) < ? ORDER BY upper(uid) DESC LIMIT 1")
     let after = try database.statement(
       "SELECT upper(uid) FROM reminders WHERE upper(uid) > ? ORDER BY upper(uid) LIMIT 1")
     let same = try database.statement("SELECT count(*) FROM (SELECT 1 FROM reminders WHERE upper(uid) = ? LIMIT 2)")
-    func neighbour(_ statement: Statement, of key: String) throws -> [UInt8]? {
+    func first(_ statement: Statement, _ key: String) throws -> Row? {
       try statement.bind([.text(key)])
-      defer { statement.reset() }
-      return try statement.step()?.string(0).map { Array($0.utf8) }
+      return try statement.step()
     }
     var result: [String: Int] = [:]
-    for uid in uids {
-      let key = Self.asciiUppercased(uid)
+    for key in Set(uids.map(Self.asciiUppercased)) {
       let bytes = Array(key.utf8)
-      // Compared as UTF-8 bytes: the key differs from the UID in ASCII case only, so a byte
-      // length in the key is the same byte length in the UID.
       var common = 0
-      for other in [try neighbour(before, of: key), try neighbour(after, of: key)].compactMap({ $0 }) {
-        var shared = 0
-        while shared < bytes.count, shared < other.count, bytes[shared] == other[shared] { shared += 1 }
-        common = max(common, shared)
+      for statement in [before, after] {
+        defer { statement.reset() }
+        guard let other = try first(statement, key)?.string(0) else { continue }
+        common = max(common, Self.sharedBytes(bytes, Array(other.utf8)))
       }
-      try same.bind([.text(key)])
-      if try same.step()?.int(0) ?? 0 > 1 { common = bytes.count }
-      same.reset()
-      result[uid] = Self.characterCount(ofPrefixCovering: common + 1, in: uid)
+      defer { same.reset() }
+      if try first(same, key)?.int(0) ?? 0 > 1 { common = bytes.count }
+      result[key] = common
     }
     return result
+  }
+
+  /// The same answer from every folded UID in order: a key shares most with a neighbour.
+  private func commonBytesByReadingAll(_ uids: Set<String>) throws -> [String: Int] {
+    let wanted = Set(uids.map(Self.asciiUppercased))
+    var result: [String: Int] = [:]
+    func settle(_ key: String, common: Int) {
+      guard wanted.contains(key) else { return }
+      result[key] = max(result[key] ?? 0, common)
+    }
+    let statement = try database.statement("SELECT upper(uid) FROM reminders ORDER BY upper(uid)")
+    defer { statement.reset() }
+    // A key is settled when the next one arrives.
+    var previous: [UInt8] = []
+    var previousKey: String?
+    var previousCommon = 0
+    while let row = try statement.step() {
+      let key = row.string(0) ?? ""
+      let current = Array(key.utf8)
+      let common = previousKey == nil ? 0 : Self.sharedBytes(previous, current)
+      if let previousKey { settle(previousKey, common: max(previousCommon, common)) }
+      previous = current
+      previousKey = key
+      previousCommon = common
+    }
+    if let previousKey { settle(previousKey, common: previousCommon) }
+    return result
+  }
+
+  private static func sharedBytes(_ left: [UInt8], _ right: [UInt8]) -> Int {
+    var shared = 0
+    while shared < left.count, shared < right.count, left[shared] == right[shared] { shared += 1 }
+    return shared
   }
 
   /// `text` with ASCII letters upper-cased, as SQLite's upper() and LIKE fold.

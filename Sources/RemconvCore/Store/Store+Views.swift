@@ -32,9 +32,13 @@ extension Store {
   /// in the store, compared as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a
   /// prefix this long names that reminder alone. A few UIDs are looked up beside their
   /// neighbours in the index of folded UIDs (a handful of rows however big the store); for
-  /// many, the index is read once in order, as the neighbours of all of them.
+  /// many (more than a sixteenth of the store), the index is read once in order.
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
-    try uniquePrefixLengths(of: uids, lookupLimit: Self.prefixLookupLimit)
+    // A lookup costs about as much as reading sixteen UIDs in order; the highest row id
+    // stands for the number of rows (counting them would read them all).
+    let rows = try database.scalar("SELECT max(id) FROM reminders")
+    guard case .integer(let highest) = rows else { return try uniquePrefixLengths(of: uids, lookupLimit: uids.count) }
+    return try uniquePrefixLengths(of: uids, lookupLimit: Int(highest / 16))
   }
 
   func uniquePrefixLengths(of uids: Set<String>, lookupLimit: Int) throws -> [String: Int] {
@@ -50,10 +54,6 @@ extension Store {
     }
     return result
   }
-
-  /// Up to this many UIDs, `uniquePrefixLengths` looks each up (three index seeks) rather
-  /// than reading every UID in order.
-  static let prefixLookupLimit = 2_000
 
   /// For each UID's folded key, the most bytes it shares with another UID's.
   private func commonBytesByLookup(_ uids: Set<String>) throws -> [String: Int] {

@@ -189,6 +189,52 @@ import Testing
     }
   }
 
+  /// Rows as older versions or hand edits leave them: a done state or flag stored as another
+  /// integer, a real or a text (read as their integer, as `Row.bool` does), and due dates a
+  /// repair set to texts that do not parse, or to zoned times (the repair recomputes the
+  /// derived columns).
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func oddStoredValuesAgreeToo(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    var generator = Generator(state: seed &* 31)
+    let odd: [SQLValue] = [.integer(2), .integer(-1), .text("x"), .text("1 done"), .real(0.5), .real(1.5)]
+    for list in try store.lists() {
+      var rowIDs: [Int64] = []
+      try store.forEachCandidate(
+        ReminderCandidates(.scope(.all, Self.todays[0]), completion: .either, listRowID: list.rowID)
+      ) {
+        rowIDs.append($0.rowID)
+      }
+      for rowID in rowIDs where generator.next(3) == 0 {
+        try store.database.run(
+          "UPDATE reminders SET is_done = ?, flagged = ? WHERE id = ?",
+          [generator.pick(odd), generator.pick(odd), .integer(rowID)])
+        let due: [(ReminderRepairColumn, SQLValue)] = generator.pick([
+          [(.due, .text("2026-02-30"))], [(.due, .text("tomorrow"))],
+          [(.due, .text("2026-11-29T23:30:00")), (.dueTimeZone, .text("Pacific/Kiritimati"))],
+          [(.due, .text("2026-11-28T01:00:00")), (.dueTimeZone, .text("Etc/GMT+12"))],
+        ])
+        try store.updateReminderRow(rowID, due)
+      }
+    }
+    for today in Self.todays {
+      for scope in ReminderScope.allCases {
+        // With and without the Completed section: the open and the done conditions both.
+        for options in Self.optionSets.prefix(2) {
+          let result = try Self.bothWays(
+            .scope(scope), lists: store.lists, store: store, today: today, options: options)
+          #expect(result.candidates == result.every, "seed \(seed), \(scope), \(today)")
+        }
+      }
+      var expected = ReminderCounts()
+      try store.forEachReminderFacts { listRowID, facts in expected.add(facts, inListRow: listRowID, today: today) }
+      let counts = try ReminderCounts(store: store, today: today)
+      #expect(ReminderScope.allCases.map(counts.count) == ReminderScope.allCases.map(expected.count), "\(today)")
+    }
+  }
+
   /// The short IDs as they were computed before 0008: every UID read in folded order, each
   /// compared with its neighbours.
   static func uniquePrefixLengthsReadingEvery(_ all: [String], of uids: Set<String>) -> [String: Int] {

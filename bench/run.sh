@@ -37,6 +37,10 @@
 # import, and libical and the SQLite floor on its files, so that the .ics import goal is judged on
 # both. It is run at sizes up to 100k.
 #
+# The views, counts and search of issue 26 (cases view:*, count:lists, search:*) run on each
+# size's store beside the sqlite3 shell running the same query (CASE@sqlite3), and beside
+# Taskwarrior and todoman at 10k (CASE@taskwarrior, CASE@todoman): run_views_round.
+#
 # A smoke run is one with BENCH_SIZES set and every size below 100000.
 #
 # Every measured command runs under /usr/bin/time: wall time, user and system CPU time, and peak

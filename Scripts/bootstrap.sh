@@ -17,7 +17,7 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   # make bench: GNU time for peak memory, valgrind for instruction counts, and the peers it
   # compares with.
-  packages+=(time valgrind todoman python3-icalendar)
+  packages+=(time valgrind taskwarrior todoman python3-icalendar)
 fi
 
 missing=()

@@ -14,7 +14,8 @@
 # Run it after adding a migration (add a data file for the version that just became "earlier").
 # The sqlite3 CLI has no remconv_name_key(); step 0005 calls it only while copying rows into
 # the rebuilt table, and that table is empty when the script applies the step, so the script
-# substitutes lower(trim(name)) there: the schema is the same.
+# substitutes lower(trim(name)) there: the schema is the same. Likewise 0008's
+# remconv_due_day() and remconv_search_text() fill rows that are not there yet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Tests/RemconvCoreTests/Fixtures/stores
@@ -32,7 +33,7 @@ checksum() {
 
 # When each version was applied, and by which remconv (fixed so the stores are reproducible).
 applied_at=("" 2024-03-02T08:14:00Z 2024-09-15T20:00:00Z 2025-04-20T11:30:00Z 2025-12-01T07:45:00Z
-  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2026-12-01T09:00:00Z 2027-03-01T09:00:00Z)
+  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2026-12-01T09:00:00Z 2026-12-01T18:00:00Z 2027-03-01T09:00:00Z)
 
 # make NAME STEPS FUTURE_STEP_FILE DATA_FILE...: a store at step STEPS (plus the future step
 # when given) holding the data files.
@@ -50,7 +51,8 @@ make() {
     # First, as the migrator does: a step may read the history (0007 does).
     echo "CREATE TABLE remconv_migrations (id TEXT PRIMARY KEY, checksum TEXT NOT NULL, tool_version TEXT NOT NULL, applied_at TEXT NOT NULL);"
     for file in "${files[@]}"; do
-      sed 's/remconv_name_key(name)/lower(trim(name))/' "$file"
+      sed -e 's/remconv_name_key(name)/lower(trim(name))/' -e 's/remconv_due_day(due, due_tz)/NULL/' \
+        -e "s/remconv_search_text(title, notes)/''/" "$file"
       echo ";"
     done
     local number=0
@@ -78,7 +80,8 @@ make v0002-orphan-reminder.sqlite 2 "" "$src/data-0002.sql" "$src/extra-orphan-r
 make v0004-duplicate-names.sqlite 4 "" "$src/data-0004-duplicate-names.sql"
 make v0005.sqlite 5 "" "$src/data-0005.sql"
 make v0006.sqlite 6 "" "$src/data-0006.sql"
-make v0008-newer.sqlite 7 "$src/0008_locations_and_attachments.sql" "$src/data-0008-newer.sql"
+make v0007.sqlite 7 "" "$src/data-0007.sql"
+make v0009-newer.sqlite 8 "$src/0009_locations_and_attachments.sql" "$src/data-0009-newer.sql"
 
 if [ "${1:-}" = "--check" ]; then
   status=0

@@ -239,6 +239,22 @@ def goals(medians, largest):
     result.append(Goal(
         "validate of the store faster than its fastest export", largest, user(largest, "validate"),
         min(exports) if exports else None, note="" if medians.get((largest, "validate")) else "no `remconv validate` in this build"))
+    # Issue 26: views, counts and search beside the sqlite3 shell's same query (wall time, as the
+    # issue states them), and beside Taskwarrior and todoman at 10k.
+    interactive = sorted({case for (_, case) in medians
+                          if case.split(":")[0] in ("view", "count", "search") and "@" not in case})
+    for size in (100000, 1000000):
+        for case in interactive:
+            if (size, case) in medians and (size, case + "@sqlite3") in medians:
+                result.append(Goal(
+                    "%s ≤ 3 × the sqlite3 shell's same query (wall time)" % case, size, user(size, case, "wall"),
+                    scaled(3.0, user(size, case + "@sqlite3", "wall"))))
+    for peer in ("taskwarrior", "todoman"):
+        for case in sorted(c for (s, c) in medians if s == 10000 and c.endswith("@" + peer)):
+            mine = case.split("@")[0]
+            result.append(Goal(
+                "%s faster than %s (`%s`, wall time)" % (mine, peer, case), 10000, user(10000, mine, "wall"),
+                user(10000, case, "wall")))
     steps_sql, copy = user(largest, "migrate-sql", "wall"), user(largest, "vacuum-into", "wall")
     result.append(Goal(
         "migrate from the oldest schema ≤ 3 × VACUUM INTO (wall time: a copy spends little CPU)", largest,

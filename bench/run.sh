@@ -37,6 +37,10 @@
 # import, and libical and the SQLite floor on its files, so that the .ics import goal is judged on
 # both. It is run at sizes up to 100k.
 #
+# The views, counts and search of issue 26 (cases view:*, count:lists, search:*) run on each
+# size's store beside the sqlite3 shell running the same query (CASE@sqlite3), and beside
+# Taskwarrior and todoman at 10k (CASE@taskwarrior, CASE@todoman): run_views_round.
+#
 # A smoke run is one with BENCH_SIZES set and every size below 100000.
 #
 # Every measured command runs under /usr/bin/time: wall time, user and system CPU time, and peak
@@ -84,6 +88,16 @@ wanted() {
     # shellcheck disable=SC2053
     [[ $1 == $pattern || ${1/#sqlite-c/sqlite-insert} == $pattern || ${1/#sqlite-c/sqlite-read} == $pattern ]] &&
       return 0
+  done
+  return 1
+}
+# producers_wanted: whether BENCH_CASES selects a case of the producers' corpus (its files
+# take minutes to make).
+producers_wanted() {
+  (( ${#case_patterns[@]} )) || return 0
+  local pattern
+  for pattern in "${case_patterns[@]}"; do
+    [[ $pattern == *producers* || $pattern == "*" || $pattern == *"@*" ]] && return 0
   done
   return 1
 }
@@ -140,6 +154,15 @@ if /usr/bin/python3 -c "import icalendar" 2>/dev/null; then debian_icalendar=1; 
 fi
 todoman=$(command -v todoman || true)
 [ -n "$todoman" ] || note "todoman is not installed: its figures are skipped"
+taskwarrior=$(command -v task || true)
+[ -n "$taskwarrior" ] || note "Taskwarrior (task) is not installed: its view figures are skipped"
+# taskwarrior_in BASE ARGS...: Taskwarrior on the data made from BASE's store, without questions.
+taskwarrior_in() {
+  local base=$1
+  shift
+  TZ=UTC TASKRC="$root/$base.task/taskrc" TASKDATA="$root/$base.task" \
+    "$taskwarrior" rc.confirmation=off rc.verbose=nothing rc.gc=off rc.detection=off "$@"
+}
 
 # --- Measuring -----------------------------------------------------------------------------
 printf 'size\tcase\tround\twall\tuser\tsys\trss_kb\tstatus\n' >"$results"
@@ -176,13 +199,16 @@ record() { printf '%s\t%s\t%s\t%s\t%s\t0\t%s\t0\n' "$1" "$2" "$3" "$4" "$5" "$6"
 
 # The steps after 0001 as one script for the sqlite3 shell: the floor of a migration. The shell
 # has no remconv_name_key() (0005's list-name key; a list per 200 reminders), so lower(trim())
-# stands in for it; the history rows and the checks remconv adds are not in it.
+# stands in for it, nor 0008's remconv_due_day() and remconv_search_text(), for which the date
+# part of the due and lower() stand in; the history rows and the checks remconv adds are not in it.
 {
   echo "PRAGMA foreign_keys = OFF;"
   echo "BEGIN;"
   for migration in Migrations/*.sql; do
     case $migration in */0001_*) continue ;; esac
-    sed 's/remconv_name_key(name)/lower(trim(name))/g' "$migration"
+    sed -e 's/remconv_name_key(name)/lower(trim(name))/g' \
+      -e "s/remconv_due_day(due, due_tz)/CAST(julianday(substr(due, 1, 10)) - 2440587.5 AS INTEGER)/g" \
+      -e "s/remconv_search_text(title, notes)/lower(title) || char(31) || lower(notes)/g" "$migration"
     echo ";"
   done
   echo "COMMIT;"
@@ -208,6 +234,14 @@ prepare_size() {
     rm -f "$base.sqlite" "$base.sqlite-wal" "$base.sqlite-shm"
     "$remconv" import "$base.jsonl" --store "$base.sqlite" --quiet
     touch "$base.ready"
+  fi
+  # Taskwarrior's own data of the same reminders, for the views (issue 26): made once.
+  if [ "$size" = 10000 ] && [ -n "$taskwarrior" ] && [ ! -f "$base.task/ready" ]; then
+    rm -rf "$base.task" && mkdir -p "$base.task"
+    "$remconv" export --store "$base.sqlite" --format taskwarrior -o "$base.task/export.json" --force --quiet
+    : >"$base.task/taskrc"
+    taskwarrior_in "$base" rc.hooks=off import "$base.task/export.json" >/dev/null 2>&1
+    touch "$base.task/ready"
   fi
   if [ "$size" = 10000 ] && [ -n "$todoman" ] && [ ! -d "$base.vdir" ]; then
     "$remconv" export --store "$base.sqlite" --format vdir -o "$base.vdir" --quiet
@@ -262,8 +296,67 @@ run_producers_round() {
   rm -f "$work"/convert.*
 }
 
+# The views, counts and search of issue 26 on the store of BASE: remconv beside the sqlite3
+# shell running the query remconv runs for it on the same file (the candidates of the view, with
+# the columns a view shows, in its order), and beside Taskwarrior and todoman at 10k. The day
+# is the machine's (TZ=UTC): the corpus has dues on every day of the year's first 28 days of
+# each month. The searched word is one of the corpus's (bench/generate.py's WORDS).
+run_views_round() {
+  local size=$1 round=$2 base=$data/c$size
+  local store=$base.sqlite
+  local day
+  day=$(TZ=UTC date +%s)
+  day=$((day / 86400))
+  local columns="r.uid, r.title, r.notes, r.due, r.due_tz, r.priority, r.flagged, r.is_done, r.parent_id, l.name"
+  local from="FROM reminders r JOIN lists l ON l.id = r.list_id"
+  local scope where
+  for scope in today scheduled flagged all completed; do
+    case $scope in
+      today) where="r.due_day BETWEEN $((day - 2)) AND $((day + 2))" ;;
+      scheduled) where="r.due_day IS NOT NULL" ;;
+      flagged) where="r.flagged IS NOT 0" ;;
+      all) where="1" ;;
+      completed) where="r.is_done IS NOT 0" ;;
+    esac
+    measure "$size" "view:$scope" "$round" env TZ=UTC "$remconv" show --scope "$scope" --store "$store"
+    measure "$size" "view:$scope@sqlite3" "$round" sqlite3 -readonly "$store" \
+      "SELECT $columns $from WHERE $where ORDER BY r.list_id, r.id"
+  done
+  measure "$size" "view:list" "$round" env TZ=UTC "$remconv" show "List 000" --store "$store"
+  measure "$size" "view:list@sqlite3" "$round" sqlite3 -readonly "$store" \
+    "SELECT $columns $from WHERE r.list_id = (SELECT id FROM lists WHERE name_key = 'list 000') ORDER BY r.id"
+  measure "$size" "view:today-json" "$round" env TZ=UTC "$remconv" show --scope today --json --store "$store"
+  measure "$size" "count:lists" "$round" env TZ=UTC "$remconv" lists --store "$store"
+  measure "$size" "count:lists@sqlite3" "$round" sqlite3 -readonly "$store" \
+    "SELECT * FROM lists ORDER BY id;
+     SELECT list_id, CAST(is_done AS INTEGER) <> 0, CAST(flagged AS INTEGER) <> 0, due_day IS NOT NULL, count(*)
+       FROM reminders GROUP BY 1, 2, 3, 4;
+     SELECT list_id, is_done, flagged, due, due_tz FROM reminders WHERE due_day BETWEEN $((day - 2)) AND $((day + 2))"
+  measure "$size" "search:forecast" "$round" env TZ=UTC "$remconv" search forecast --store "$store"
+  measure "$size" "search:forecast@sqlite3" "$round" sqlite3 -readonly "$store" \
+    "SELECT $columns $from WHERE instr(r.search_text, 'forecast') > 0 ORDER BY r.list_id, r.id"
+  [ "$size" = 10000 ] || return 0
+  if [ -n "$taskwarrior" ] && [ -f "$base.task/ready" ]; then
+    local task=(env TZ=UTC TASKRC="$root/$base.task/taskrc" TASKDATA="$root/$base.task" "$taskwarrior"
+      rc.confirmation=off rc.verbose=nothing rc.gc=off rc.detection=off)
+    measure "$size" "view:today@taskwarrior" "$round" "${task[@]}" due:today list
+    measure "$size" "view:all@taskwarrior" "$round" "${task[@]}" list
+    measure "$size" "count:lists@taskwarrior" "$round" "${task[@]}" projects
+    measure "$size" "search:forecast@taskwarrior" "$round" "${task[@]}" /forecast/ list
+  fi
+  if [ -n "$todoman" ] && [ -d "$base.vdir" ]; then
+    # Warm: its cache is made before the first measurement.
+    local todo=(env HOME="$root/$work/todoman" TZ=UTC LANG=C.UTF-8 "$todoman" --config "$work/todoman/config.py")
+    (( round == 1 )) && "${todo[@]}" list >/dev/null 2>&1
+    measure "$size" "view:today@todoman" "$round" "${todo[@]}" list --due 24
+    measure "$size" "view:all@todoman" "$round" "${todo[@]}" list
+    measure "$size" "search:forecast@todoman" "$round" "${todo[@]}" list --grep forecast
+  fi
+}
+
 run_round() {
   local size=$1 round=$2 base=$data/c$size
+  run_views_round "$size" "$round"
   local store=$work/store.sqlite
   sample_load
   # The limits.
@@ -299,6 +392,7 @@ run_round() {
     measure "$size" validate "$round" "$remconv" validate --store "$base.sqlite" --quiet
   fi
   # The oldest schema to the head, against a plain copy of the same store.
+  if wanted migrate:0001 || wanted vacuum-into || wanted migrate-sql; then
   rm -f "$work"/old*
   cp "$base-0001.sqlite" "$work/old.sqlite"
   measure "$size" "migrate:0001" "$round" "$remconv" migrate up --store "$work/old.sqlite" --quiet
@@ -310,6 +404,7 @@ run_round() {
   cp "$base-0001.sqlite" "$work/old.sqlite"
   measure "$size" migrate-sql "$round" sqlite3 -bail "$work/old.sqlite" ".read $work/migrations.sql"
   rm -f "$work"/old*
+  fi
   # The peers. python-icalendar needs about 9 kB per item, so it is not run at 1M (9 GB); it,
   # vobject and todoman take 10 to 100 times remconv's time and run in the first round only.
   measure "$size" python-csv "$round" python3 bench/python_csv.py "$base.csv" "$work/peer.out"
@@ -339,13 +434,13 @@ for size in $sizes; do
   prepare_size "$size"
   # The producers' corpus up to 100k: its 1M file would be 2.1 GB (and its JSON Lines, CSV and
   # rows as much again), and the goal it is there for is judged at 100k.
-  (( size <= 100000 )) && prepare_producers "$size"
+  (( size <= 100000 )) && producers_wanted && prepare_producers "$size"
   rounds=$runs
   (( size >= 1000000 )) && rounds=$runs_large
   for round in $(seq 1 "$rounds"); do
     echo "bench: $size items, round $round of $rounds" >&2
     run_round "$size" "$round"
-    (( size > 100000 )) || run_producers_round "$size" "$round"
+    (( size > 100000 )) || ! producers_wanted || run_producers_round "$size" "$round"
   done
 done
 # --- Instructions --------------------------------------------------------------------------

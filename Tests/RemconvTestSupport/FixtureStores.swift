@@ -5,8 +5,18 @@ import RemconvCore
 public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
   public static let earlierVersions = [
-    "v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite",
+    "v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite", "v0007.sqlite",
   ]
+
+  /// The columns migration 0008 derives from a reminder row (`ReminderIndexValues`), as the
+  /// row's own values give them.
+  public static func derivedColumns(of row: [String: SQLValue]) -> [String: SQLValue] {
+    func text(_ name: String) -> String? { if case .text(let value)? = row[name] { value } else { nil } }
+    return [
+      "due_day": ReminderIndexValues.dueDay(due: text("due"), timeZone: text("due_tz")).map(SQLValue.integer) ?? .null,
+      "search_text": .text(ReminderIndexValues.searchText(title: text("title"), notes: text("notes"))),
+    ]
+  }
 
   public static func path(_ name: String) -> String {
     Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)

@@ -353,6 +353,10 @@ extension Store {
     guard !changes.isEmpty else { return }
     let assignments = changes.map { "\($0.0.rawValue) = ?" }.joined(separator: ", ")
     try database.run("UPDATE reminders SET \(assignments) WHERE id = ?", changes.map(\.1) + [.integer(rowID)])
+    // A repair may change what the derived columns are made from (the same rule as 0008's).
+    try database.run(
+      "UPDATE reminders SET due_day = remconv_due_day(due, due_tz), search_text = remconv_search_text(title, notes) WHERE id = ?",
+      [.integer(rowID)])
   }
 
   /// Sets raw columns of one list row.

@@ -167,9 +167,17 @@ extension Store {
   public func reminders(uidPrefix prefix: String, limit: Int = 20) throws -> [StoredReminder] {
     let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    // The range on the index of folded UIDs finds the rows; LIKE (which folds the same ASCII
+    // letters) keeps its meaning for anything the range would let through.
+    let start = Self.asciiUppercased(prefix)
+    let end = Self.prefixRangeEnd(start)
     return try database.rows(
-      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.uid LIKE ? ESCAPE '\\' ORDER BY r.id LIMIT ?",
-      [.text(escaped + "%"), .integer(Int64(limit))]
+      """
+      SELECT \(Self.reminderColumns) \(Self.reminderJoins)
+      WHERE upper(r.uid) >= ?\(end == nil ? "" : " AND upper(r.uid) < ?") AND r.uid LIKE ? ESCAPE '\\'
+      ORDER BY r.id LIMIT ?
+      """,
+      [.text(start)] + (end.map { [SQLValue.text($0)] } ?? []) + [.text(escaped + "%"), .integer(Int64(limit))]
     ).map(Self.decodeReminder)
   }
 
@@ -207,7 +215,7 @@ extension Store {
   }
 
   /// A reminder's row as bound to the parameters of `insertReminder` and `updateReminder`,
-  /// in the order of `ReminderColumn.written`.
+  /// in the order of `ReminderColumn.written`, then `indexColumnNames`.
   private func rowValues(
     _ reminder: Reminder, columns: ReminderColumns, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
   ) -> [SQLValue] {
@@ -240,8 +248,16 @@ extension Store {
       }
       values.append(value)
     }
+    // The derived columns, in the order of `indexColumnNames`.
+    values.append(
+      ReminderIndexValues.dueDay(due: columns.due, timeZone: columns.dueTimeZone).map(SQLValue.integer) ?? .null)
+    values.append(.text(ReminderIndexValues.searchText(title: columns.title, notes: columns.notes)))
     return values
   }
+
+  /// The columns derived from a reminder's content (`ReminderIndexValues`), written after
+  /// `ReminderColumn.written` by every insert and update.
+  static let indexColumnNames = ["due_day", "search_text"]
 
   /// Inserts a reminder; `sourceDigest` is the digest of the record it comes from, when an
   /// import wrote it cleanly.
@@ -250,7 +266,7 @@ extension Store {
     _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws -> Int64 {
     let statement = try database.statement(HotQuery.insertReminder) {
-      let names = ReminderColumn.written.compactMap(\.name)
+      let names = ReminderColumn.written.compactMap(\.name) + Self.indexColumnNames
       return
         "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
@@ -269,7 +285,7 @@ extension Store {
     rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws {
     let statement = try database.statement(HotQuery.updateReminder) {
-      let assignments = ReminderColumn.written.compactMap(\.name).map { "\($0) = ?" }
+      let assignments = (ReminderColumn.written.compactMap(\.name) + Self.indexColumnNames).map { "\($0) = ?" }
       return "UPDATE reminders SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }
     let columns = ReminderColumns(reminder)

@@ -4,7 +4,15 @@ extension Store {
   /// streamed: counting a million reminders holds one at a time and decodes nothing else.
   /// A due date that does not parse counts as none, as `decodeReminder` reads it.
   public func forEachReminderFacts(_ body: (_ listRowID: Int64, _ facts: ReminderFacts) throws -> Void) throws {
-    let statement = try database.statement("SELECT list_id, is_done, flagged, due, due_tz FROM reminders")
+    try forEachFacts(where: "1", [], body)
+  }
+
+  private func forEachFacts(
+    where condition: String, _ values: [SQLValue], _ body: (_ listRowID: Int64, _ facts: ReminderFacts) throws -> Void
+  ) throws {
+    let statement = try database.statement(
+      "SELECT list_id, is_done, flagged, due, due_tz FROM reminders WHERE \(condition)")
+    try statement.bind(values)
     defer { statement.reset() }
     while let row = try statement.step() {
       let due = row.string(3).flatMap { try? DueDate(isoText: $0, timeZone: row.string(4)) }
@@ -22,46 +30,111 @@ extension Store {
 
   /// For each of `uids`, the shortest prefix length that tells it apart from every other UID
   /// in the store, compared as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a
-  /// prefix this long names that reminder alone. Streams the store's UIDs in sorted order and
-  /// compares neighbours, holding only the answers.
+  /// prefix this long names that reminder alone. A few UIDs are looked up beside their
+  /// neighbours in the index of folded UIDs (a handful of rows however big the store); for
+  /// many (more than a sixteenth of the store), the index is read once in order.
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
+    // A lookup costs about as much as reading sixteen UIDs in order; the highest row id
+    // stands for the number of rows (counting them would read them all).
+    let rows = try database.scalar("SELECT max(id) FROM reminders")
+    guard case .integer(let highest) = rows else { return try uniquePrefixLengths(of: uids, lookupLimit: uids.count) }
+    return try uniquePrefixLengths(of: uids, lookupLimit: Int(highest / 16))
+  }
+
+  func uniquePrefixLengths(of uids: Set<String>, lookupLimit: Int) throws -> [String: Int] {
     guard !uids.isEmpty else { return [:] }
-    // SQLite's upper() folds ASCII only, as LIKE does; the keys are folded the same way.
-    func folded(_ uid: String) -> String {
-      String(decoding: uid.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    // Compared as UTF-8 bytes: a folded key differs from its UID in ASCII case only, so a byte
+    // length in the key is the same byte length in the UID.
+    let commonBytes = try read {
+      uids.count <= lookupLimit ? try commonBytesByLookup(uids) : try commonBytesByReadingAll(uids)
     }
-    var wanted: [String: [String]] = [:]
-    for uid in uids { wanted[folded(uid), default: []].append(uid) }
-    // Compared as UTF-8 bytes: the folded keys differ from the UIDs in ASCII case only, so a
-    // byte length in a key is the same byte length in its UID.
-    var neededBytes: [String: Int] = [:]
+    var result: [String: Int] = [:]
+    for uid in uids {
+      result[uid] = Self.characterCount(ofPrefixCovering: (commonBytes[Self.asciiUppercased(uid)] ?? 0) + 1, in: uid)
+    }
+    return result
+  }
+
+  /// For each UID's folded key, the most bytes it shares with another UID's.
+  private func commonBytesByLookup(_ uids: Set<String>) throws -> [String: Int] {
+    let before = try database.statement(
+      "SELECT upper(uid) FROM reminders WHERE upper(uid) < ? ORDER BY upper(uid) DESC LIMIT 1")
+    let after = try database.statement(
+      "SELECT upper(uid) FROM reminders WHERE upper(uid) > ? ORDER BY upper(uid) LIMIT 1")
+    let same = try database.statement("SELECT count(*) FROM (SELECT 1 FROM reminders WHERE upper(uid) = ? LIMIT 2)")
+    func first(_ statement: Statement, _ key: String) throws -> Row? {
+      try statement.bind([.text(key)])
+      return try statement.step()
+    }
+    var result: [String: Int] = [:]
+    for key in Set(uids.map(Self.asciiUppercased)) {
+      let bytes = Array(key.utf8)
+      var common = 0
+      for statement in [before, after] {
+        defer { statement.reset() }
+        guard let other = try first(statement, key)?.string(0) else { continue }
+        common = max(common, Self.sharedBytes(bytes, Array(other.utf8)))
+      }
+      defer { same.reset() }
+      if try first(same, key)?.int(0) ?? 0 > 1 { common = bytes.count }
+      result[key] = common
+    }
+    return result
+  }
+
+  /// The same answer from every folded UID in order: a key shares most with a neighbour.
+  private func commonBytesByReadingAll(_ uids: Set<String>) throws -> [String: Int] {
+    let wanted = Set(uids.map(Self.asciiUppercased))
+    var result: [String: Int] = [:]
     func settle(_ key: String, common: Int) {
-      guard wanted[key] != nil else { return }
-      neededBytes[key] = max(neededBytes[key] ?? 1, common + 1)
+      guard wanted.contains(key) else { return }
+      result[key] = max(result[key] ?? 0, common)
     }
     let statement = try database.statement("SELECT upper(uid) FROM reminders ORDER BY upper(uid)")
     defer { statement.reset() }
-    // A key is settled when the next one arrives: it needs one byte more than it shares with
-    // either neighbour.
+    // A key is settled when the next one arrives.
     var previous: [UInt8] = []
     var previousKey: String?
     var previousCommon = 0
     while let row = try statement.step() {
       let key = row.string(0) ?? ""
       let current = Array(key.utf8)
-      var common = 0
-      while common < previous.count, common < current.count, previous[common] == current[common] { common += 1 }
+      let common = previousKey == nil ? 0 : Self.sharedBytes(previous, current)
       if let previousKey { settle(previousKey, common: max(previousCommon, common)) }
       previous = current
       previousKey = key
       previousCommon = common
     }
     if let previousKey { settle(previousKey, common: previousCommon) }
-    var result: [String: Int] = [:]
-    for (key, originals) in wanted {
-      for uid in originals { result[uid] = Self.characterCount(ofPrefixCovering: neededBytes[key] ?? 1, in: uid) }
-    }
     return result
+  }
+
+  private static func sharedBytes(_ left: [UInt8], _ right: [UInt8]) -> Int {
+    var shared = 0
+    while shared < left.count, shared < right.count, left[shared] == right[shared] { shared += 1 }
+    return shared
+  }
+
+  /// `text` with ASCII letters upper-cased, as SQLite's upper() and LIKE fold.
+  static func asciiUppercased(_ text: String) -> String {
+    String(decoding: text.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+  }
+
+  /// The least text greater than every text that starts with `prefix` (its last character
+  /// one code point higher), or nil when there is none: the end of a prefix's index range.
+  static func prefixRangeEnd(_ prefix: String) -> String? {
+    var scalars = Array(prefix.unicodeScalars)
+    while let last = scalars.popLast() {
+      var next = last.value + 1
+      if next == 0xD800 { next = 0xE000 }
+      if let scalar = Unicode.Scalar(next) {
+        var end = String.UnicodeScalarView()
+        end.append(contentsOf: scalars)
+        end.append(scalar)
+        return String(end)
+      }
+    }
+    return nil
   }
 
   /// How many characters of `text` it takes to cover its first `bytes` UTF-8 bytes.
@@ -85,5 +158,116 @@ extension Store {
       SELECT id FROM tree
       """, [.integer(rowID)]
     ).compactMap { $0.int(0) }
+  }
+}
+
+/// Which rows a view, count or export reads: SQLite narrows by the derived columns and
+/// indexes of migration 0008, and the caller applies the exact rule (`ReminderScope`,
+/// `ReminderSearch`) to what it finds. Every row the rule would keep is among them.
+public struct ReminderCandidates: Sendable {
+  /// The condition a view's reminders meet, done state aside.
+  public enum Condition: Sendable {
+    /// A scope's own condition (`ReminderScope.matchesIgnoringCompletion`) on `Today`.
+    case scope(ReminderScope, Today)
+    /// Title or notes contain the search's query.
+    case search(ReminderSearch)
+  }
+
+  /// The done states read.
+  public enum Completion: Sendable {
+    case open, done, either
+  }
+
+  public var condition: Condition
+  public var completion: Completion
+  /// Only this list's rows, or every list's.
+  public var listRowID: Int64?
+
+  public init(_ condition: Condition, completion: Completion, listRowID: Int64? = nil) {
+    self.condition = condition
+    self.completion = completion
+    self.listRowID = listRowID
+  }
+
+  /// The SQL condition on `reminders r` and its parameters: the scope rule, as SQLite reads
+  /// it. A done state reads as `Row.bool` does (any integer but 0 is done, a text or a real
+  /// reads as its integer), so the open and done conditions keep every row that may be one.
+  var sql: (text: String, values: [SQLValue]) {
+    var terms: [String] = []
+    var values: [SQLValue] = []
+    switch condition {
+    case .scope(.today, let today):
+      let days = ReminderIndexValues.todayCandidateDays(today)
+      terms.append("r.due_day BETWEEN ? AND ?")
+      values += [.integer(days.lowerBound), .integer(days.upperBound)]
+    case .scope(.scheduled, _): terms.append("r.due_day IS NOT NULL")
+    case .scope(.flagged, _): terms.append("r.flagged IS NOT 0")
+    case .scope(.all, _), .scope(.completed, _): break
+    case .search(let search):
+      terms.append("instr(r.search_text, ?) > 0")
+      values.append(.text(ReminderIndexValues.fold(search.query)))
+    }
+    switch completion {
+    case .open: terms.append("r.is_done IS NOT 1")
+    case .done: terms.append("r.is_done IS NOT 0")
+    case .either: break
+    }
+    if let listRowID {
+      terms.append("r.list_id = ?")
+      values.append(.integer(listRowID))
+    }
+    return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), values)
+  }
+}
+
+extension Store {
+  /// Calls `body` with each candidate reminder in list row order, then row order.
+  public func forEachCandidate(_ candidates: ReminderCandidates, _ body: (StoredReminder) throws -> Void) throws {
+    let (condition, values) = candidates.sql
+    let statement = try database.statement(
+      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE \(condition) ORDER BY r.list_id, r.id")
+    try statement.bind(values)
+    defer { statement.reset() }
+    while let row = try statement.step() { try body(Self.decodeReminder(row)) }
+  }
+
+  /// How many reminders have each combination of the facts the scopes other than Today look
+  /// at, by list: one pass over the index `reminders_by_state`. A done or flagged state reads
+  /// as `Row.bool` does; a reminder has a due date when `due_day` is set (its due parses).
+  public func forEachFactCount(
+    _ body: (_ listRowID: Int64, _ isDone: Bool, _ flagged: Bool, _ hasDue: Bool, _ count: Int) throws -> Void
+  ) throws {
+    let statement = try database.statement(
+      """
+      SELECT list_id, CAST(is_done AS INTEGER) <> 0, CAST(flagged AS INTEGER) <> 0, due_day IS NOT NULL, count(*)
+      FROM reminders GROUP BY 1, 2, 3, 4
+      """)
+    defer { statement.reset() }
+    while let row = try statement.step() {
+      try body(row.int(0) ?? 0, row.bool(1), row.bool(2), row.bool(3), Int(row.int(4) ?? 0))
+    }
+  }
+
+  /// Calls `body` with the facts of each reminder that may be due on `today` (see
+  /// `ReminderCandidates`), as `forEachReminderFacts` reads them.
+  public func forEachTodayCandidateFacts(
+    _ today: Today, _ body: (_ listRowID: Int64, _ facts: ReminderFacts) throws -> Void
+  ) throws {
+    let days = ReminderIndexValues.todayCandidateDays(today)
+    try forEachFacts(
+      where: "due_day BETWEEN ? AND ?", [.integer(days.lowerBound), .integer(days.upperBound)], body)
+  }
+}
+
+extension Store {
+  /// A reminder row's parent row and list row, for placing reminders in an outline; nil when
+  /// there is no such row.
+  public func outlineLink(ofReminderRow rowID: Int64) throws -> (parentRowID: Int64?, listRowID: Int64)? {
+    let statement = try database.statement(HotQuery.outlineLink) {
+      "SELECT parent_id, list_id FROM reminders WHERE id = ?"
+    }
+    try statement.bind(.integer(rowID), at: 1)
+    defer { statement.reset() }
+    return try statement.step().map { ($0.int(0), $0.int(1) ?? 0) }
   }
 }

@@ -259,7 +259,7 @@ public final class Store {
     do {
       connection = try Database(path: path, mode: readOnly ? .readOnly : .readWrite)
       connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-      try connection.registerNameKeyFunction()
+      try connection.registerRemconvFunctions()
     } catch {
       throw translate(error, path: path)
     }

@@ -7,11 +7,24 @@ public struct ReminderCounts: Sendable {
 
   public init() {}
 
-  /// Counts the store's reminders on `today`, streaming them (one pass, facts only). Call it
-  /// inside `store.read` with the query of the lists, so both see one snapshot.
+  /// Counts the store's reminders on `today`, from SQLite's counts of their facts and the
+  /// few reminders that may be due today. Call it inside `store.read` with the query of the
+  /// lists, so both see one snapshot.
+  ///
+  /// Every scope but Today looks only at the done state, the flag and whether there is a due
+  /// date, so each combination's count goes through `ReminderScope.contains` once, with a due
+  /// date standing for any (one that is never today: Today is counted from its candidates).
   public init(store: Store, today: Today) throws {
-    try store.forEachReminderFacts { listRowID, facts in
-      add(facts, inListRow: listRowID, today: today)
+    let someDue = DueDate.date(LocalDate(daysSinceEpoch: today.date.daysSinceEpoch + 7))
+    try store.forEachFactCount { listRowID, isDone, flagged, hasDue, count in
+      let facts = ReminderFacts(isDone: isDone, flagged: flagged, dueDate: hasDue ? someDue : nil)
+      for scope in ReminderScope.allCases where scope != .today && scope.contains(facts, today: today) {
+        byScope[scope, default: 0] += count
+      }
+      if ReminderScope.all.contains(facts, today: today) { openByList[listRowID, default: 0] += count }
+    }
+    try store.forEachTodayCandidateFacts(today) { _, facts in
+      if ReminderScope.today.contains(facts, today: today) { byScope[.today, default: 0] += 1 }
     }
   }
 

@@ -71,22 +71,42 @@ public struct ReminderView: Sendable {
 
   public var isEmpty: Bool { count == 0 }
 
+  /// How a view finds its reminders.
+  enum Evaluation {
+    /// SQLite finds the candidates (`ReminderCandidates`); the rule keeps the members.
+    case candidates
+    /// Every reminder of every list is read and the rule applied to it: the way views were
+    /// made before migration 0008, kept for stores whose subtasks form a cycle and as the
+    /// reference the candidates' views are tested against.
+    case readingEvery
+  }
+
   /// The view of one list.
   public init(list: StoredList, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
-    self.init(subject: .list(list.list), today: today, options: options)
-    try store.read { try collect(from: [list], store: store) }
+    try self.init(subject: .list(list.list), lists: { [list] }, store: store, today: today, options: options)
   }
 
   /// A smart list across every list.
   public init(scope: ReminderScope, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
-    self.init(subject: .scope(scope), today: today, options: options)
-    try store.read { try collect(from: try store.lists(), store: store) }
+    try self.init(subject: .scope(scope), lists: store.lists, store: store, today: today, options: options)
   }
 
   /// The reminders whose title or notes contain a search's query, across every list.
   public init(search: ReminderSearch, store: Store, today: Today, options: ViewOptions = ViewOptions()) throws {
-    self.init(subject: .search(search), today: today, options: options)
-    try store.read { try collect(from: try store.lists(), store: store) }
+    try self.init(subject: .search(search), lists: store.lists, store: store, today: today, options: options)
+  }
+
+  init(
+    subject: Subject, lists: () throws -> [StoredList], store: Store, today: Today, options: ViewOptions,
+    evaluation: Evaluation = .candidates
+  ) throws {
+    self.init(subject: subject, today: today, options: options)
+    try store.read {
+      switch evaluation {
+      case .candidates: try collectCandidates(from: try lists(), store: store)
+      case .readingEvery: try collect(from: try lists(), store: store)
+      }
+    }
   }
 
   private init(subject: Subject, today: Today, options: ViewOptions) {
@@ -114,24 +134,76 @@ public struct ReminderView: Sendable {
     }
   }
 
-  private mutating func collect(from lists: [StoredList], store: Store) throws {
+  /// The rows SQLite can narrow a view to: the subject's condition, and the done states its
+  /// sections show.
+  private var candidates: ReminderCandidates {
+    let completion: ReminderCandidates.Completion = options.includeCompleted ? .either : .open
+    switch subject {
+    case .list: return ReminderCandidates(.scope(.all, today), completion: completion)
+    case .scope(.completed): return ReminderCandidates(.scope(.completed, today), completion: .done)
+    case .scope(let scope): return ReminderCandidates(.scope(scope, today), completion: completion)
+    case .search(let search): return ReminderCandidates(.search(search), completion: completion)
+    }
+  }
+
+  /// Reads the candidates of every list at once, keeps the members and places them in each
+  /// list's outline (`ReminderOutline`); a list whose subtasks form a cycle is read in full.
+  private mutating func collectCandidates(from lists: [StoredList], store: Store) throws {
+    var query = candidates
+    if lists.count == 1 { query.listRowID = lists[0].rowID }
+    var byList: [Int64: (members: [StoredReminder], completed: [StoredReminder])] = [:]
+    try store.forEachCandidate(query) { stored in
+      let member = isMember(stored.reminder)
+      let completedMember = isCompletedMember(stored.reminder)
+      guard member || completedMember else { return }
+      if member { byList[stored.listRowID, default: ([], [])].members.append(stored) }
+      if completedMember { byList[stored.listRowID, default: ([], [])].completed.append(stored) }
+    }
     var memberRows: [(list: ReminderList, rows: [ViewRow])] = []
     for stored in lists {
-      var members: [ViewRow] = []
-      var completedRows: [ViewRow] = []
-      var memberOutline = OutlineFilter()
-      var completedOutline = OutlineFilter()
-      try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
-        if let depth = memberOutline.visit(depth: depth, kept: isMember(reminder)) {
-          members.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
-        }
-        if let depth = completedOutline.visit(depth: depth, kept: isCompletedMember(reminder)) {
-          completedRows.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
-        }
+      guard let found = byList[stored.rowID] else { continue }
+      var outline = ReminderOutline(store: store, listRowID: stored.rowID)
+      guard let members = try outline.place(found.members), let completedRows = try outline.place(found.completed)
+      else {
+        try collect(list: stored, store: store, into: &memberRows)
+        continue
       }
-      if !members.isEmpty { memberRows.append((stored.list, sortedOutline(members))) }
-      completed += sortedOutline(completedRows)
+      let rows = members.map { ViewRow(reminder: $0.reminder, list: stored.list, depth: $0.depth) }
+      if !rows.isEmpty { memberRows.append((stored.list, sortedOutline(rows))) }
+      completed += sortedOutline(
+        completedRows.map { ViewRow(reminder: $0.reminder, list: stored.list, depth: $0.depth) })
     }
+    arrange(memberRows)
+  }
+
+  private mutating func collect(from lists: [StoredList], store: Store) throws {
+    var memberRows: [(list: ReminderList, rows: [ViewRow])] = []
+    for stored in lists { try collect(list: stored, store: store, into: &memberRows) }
+    arrange(memberRows)
+  }
+
+  /// Reads every reminder of one list in outline order and keeps the members.
+  private mutating func collect(
+    list stored: StoredList, store: Store, into memberRows: inout [(list: ReminderList, rows: [ViewRow])]
+  ) throws {
+    var members: [ViewRow] = []
+    var completedRows: [ViewRow] = []
+    var memberOutline = OutlineFilter()
+    var completedOutline = OutlineFilter()
+    try store.forEachReminder(inListRow: stored.rowID) { reminder, depth in
+      if let depth = memberOutline.visit(depth: depth, kept: isMember(reminder)) {
+        members.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
+      }
+      if let depth = completedOutline.visit(depth: depth, kept: isCompletedMember(reminder)) {
+        completedRows.append(ViewRow(reminder: reminder, list: stored.list, depth: depth))
+      }
+    }
+    if !members.isEmpty { memberRows.append((stored.list, sortedOutline(members))) }
+    completed += sortedOutline(completedRows)
+  }
+
+  /// The sections from each list's members.
+  private mutating func arrange(_ memberRows: [(list: ReminderList, rows: [ViewRow])]) {
     if options.groupByDay {
       sections = groupedByDay(memberRows.flatMap(\.rows))
     } else if case .list = subject {

@@ -69,6 +69,12 @@ import Testing
           after["completed_at"] == (before["is_done"] == .integer(1) ? listCreated : .null),
           "reminder \(id) completed_at")
       }
+      // 0008: the derived columns, made from the row's values as they are after the upgrade.
+      let derived = FixtureStores.derivedColumns(of: after)
+      #expect(
+        after["due_day"] == derived["due_day"] && after["search_text"] == derived["search_text"], "reminder \(id)")
+      let due = after["due"]?.textValue
+      #expect((after["due_day"] != .null) == (due != nil && due != "next friday"), "reminder \(id): a due that parses")
       if before["parent_id"] == nil {
         #expect(after["parent_id"] == .null && after["url"] == .null, "reminder \(id): 0004 defaults")
         #expect(after["tags"] == .text("[]") && after["extra"] == .text("{}"), "reminder \(id): 0004 defaults")

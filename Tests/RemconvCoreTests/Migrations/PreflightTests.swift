@@ -26,7 +26,10 @@ import Testing
         options.duplicatePolicy = policy
         let plan = try Store.migrationPlan(at: path, upTo: nil, options: options)
         #expect(
-          plan.steps.map(\.id) == ["0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases"])
+          plan.steps.map(\.id) == [
+            "0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases",
+            "0008_view_index_columns",
+          ])
         #expect(plan.preflight.duplicates.map { $0.lists.map(\.rowID) } == [[1, 3, 4], [6, 7]])
         #expect(plan.preflight.duplicates.map(\.key) == ["home", "caf\u{E9}"])
         #expect(plan.preflight.duplicates[0].lists.map(\.reminderCount) == [2, 2, 1])
@@ -55,7 +58,11 @@ import Testing
     // 0006 adds the source digest, empty until an import writes the reminder.
     #expect(
       try FixtureStores.rows(of: "reminders", in: store.database)
-        == remindersBefore.mapValues { $0.merging(["source_digest": .null]) { old, _ in old } },
+        == remindersBefore.mapValues {
+          $0.merging(["source_digest": .null]) { old, _ in old }.merging(FixtureStores.derivedColumns(of: $0)) {
+            _, new in new
+          }
+        },
       "every reminder stays where it was")
     #expect(FixtureUpgradeTests.isUpperCaseUUID(.text(try #require(try store.list(rowID: 8)).list.id)))
     // Idempotent: the renamed store has nothing left to resolve.
@@ -78,6 +85,7 @@ import Testing
       var expected = before
       expected["source_digest"] = .null
       if let list = moved[id] { expected["list_id"] = .integer(list) }
+      expected.merge(FixtureStores.derivedColumns(of: before)) { _, new in new }
       #expect(remindersAfter[id] == expected, "reminder \(id)")
     }
     #expect(try store.reminder(rowID: 5)?.parentRowID == 4, "a subtask keeps its parent")

@@ -254,35 +254,64 @@ public final class Database {
     }
   }
 
-  /// Registers `remconv_name_key(text)`, the list-name key of `ListName.key(for:)`, so that
-  /// migrations written in SQL can fill and check the key column.
-  public func registerNameKeyFunction() throws(SQLiteError) {
+  /// Registers the functions migrations written in SQL fill and check derived columns with:
+  /// `remconv_name_key(name)`, the list-name key of `ListName.key(for:)`;
+  /// `remconv_due_day(due, due_tz)`, `ReminderIndexValues.dueDay`; and
+  /// `remconv_search_text(title, notes)`, `ReminderIndexValues.searchText`.
+  public func registerRemconvFunctions() throws(SQLiteError) {
+    try register("remconv_name_key", arguments: 1) { context, values in
+      guard let name = Database.text(values, 0) else { return sqlite3_result_null(context) }
+      Database.result(context, ListName.key(for: name))
+    }
+    try register("remconv_due_day", arguments: 2) { context, values in
+      guard let day = ReminderIndexValues.dueDay(due: Database.text(values, 0), timeZone: Database.text(values, 1))
+      else {
+        return sqlite3_result_null(context)
+      }
+      sqlite3_result_int64(context, day)
+    }
+    try register("remconv_search_text", arguments: 2) { context, values in
+      Database.result(
+        context, ReminderIndexValues.searchText(title: Database.text(values, 0), notes: Database.text(values, 1)))
+    }
+  }
+
+  private func register(
+    _ name: String, arguments: Int32,
+    _ body: @escaping @convention(c) (OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>) -> Void
+  ) throws(SQLiteError) {
+    // The C callback cannot capture `body`: it travels as the function's user data.
+    let box = Unmanaged.passRetained(FunctionBody(body)).toOpaque()
     let code = sqlite3_create_function_v2(
-      handle, "remconv_name_key", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+      handle, name, arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
       { context, count, values in
-        guard count == 1, let values, let value = values[0],
-          sqlite3_value_type(value) != SQLITE_NULL,
-          let text = sqlite3_value_text(value)
-        else {
-          sqlite3_result_null(context)
+        guard let values, let box = sqlite3_user_data(context) else { return sqlite3_result_null(context) }
+        Unmanaged<FunctionBody>.fromOpaque(box).takeUnretainedValue().body(context, values)
+      }, nil, nil,
+      { box in box.map { Unmanaged<FunctionBody>.fromOpaque($0).release() } })
+    guard code == SQLITE_OK else { throw lastError(code: code, sql: nil) }
+  }
+
+  /// The text of argument `index`, or nil when it is NULL. Read by length, not up to a NUL:
+  /// a text holding one must not fold like its prefix.
+  private static func text(_ values: UnsafeMutablePointer<OpaquePointer?>, _ index: Int) -> String? {
+    guard let value = values[index], sqlite3_value_type(value) != SQLITE_NULL, let text = sqlite3_value_text(value)
+    else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+  }
+
+  private static func result(_ context: OpaquePointer?, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { characters in
+        guard let base = characters.baseAddress, !characters.isEmpty else {
+          sqlite3_result_text(context, "", 0, csqlite_transient())
           return
         }
-        // By length, not up to a NUL: a name with one must not share the key of its prefix.
-        let name = String(
-          decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
-        var key = ListName.key(for: name)
-        key.withUTF8 { buffer in
-          buffer.withMemoryRebound(to: CChar.self) { characters in
-            guard let base = characters.baseAddress, !characters.isEmpty else {
-              sqlite3_result_text(context, "", 0, csqlite_transient())
-              return
-            }
-            sqlite3_result_text64(
-              context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-          }
-        }
-      }, nil, nil, nil)
-    guard code == SQLITE_OK else { throw lastError(code: code, sql: nil) }
+        sqlite3_result_text64(
+          context, base, sqlite3_uint64(characters.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+      }
+    }
   }
 
   func lastError(code: Int32, sql: String?) -> SQLiteError {
@@ -305,5 +334,13 @@ public final class Database {
     let buffer = UnsafeBufferPointer(start: start, count: length)
     return String(decoding: buffer.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// A registered function's Swift body, kept alive as long as SQLite holds the function.
+private final class FunctionBody {
+  let body: @convention(c) (OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>) -> Void
+  init(_ body: @escaping @convention(c) (OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>) -> Void) {
+    self.body = body
   }
 }

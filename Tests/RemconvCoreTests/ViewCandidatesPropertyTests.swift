@@ -1,0 +1,286 @@
+import Foundation
+import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
+
+/// Views, counts, searches and short IDs answered from SQLite's candidates (issue 26) agree
+/// with the rules applied to every reminder, on random stores: every due kind in zones from
+/// -12:00 to +14:00, "today" in several zones around midnight, subtasks (some in another list,
+/// some whose parent is gone), accents, composed and decomposed text, full-width letters, ß.
+@Suite struct ViewCandidatesPropertyTests {
+  /// SplitMix64: the same seed makes the same store.
+  struct Generator {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var value = state
+      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((value ^ (value >> 31)) % UInt64(bound))
+    }
+    mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
+  }
+
+  static let zones = [
+    "Pacific/Kiritimati", "Etc/GMT+12", "Pacific/Pago_Pago", "Asia/Tokyo", "America/New_York", "Europe/Berlin",
+    "Australia/Lord_Howe", "Asia/Kathmandu", "UTC",
+  ]
+  static let fragments = [
+    "Straße", "strasse", "STRASSE", "straße", "Café", "cafe", "Cafe\u{301}", "CAFÉ", "ＡＢＣ", "abc", "ﬁsh", "fish",
+    "naïve", "naive", "Ωmega", "ωmega", "İstanbul", "ß", "ss", "e", "é", "ｶﾀｶﾅ", "カタカナ", "Tōkyō", "🌿", " ", "\n",
+    "plants", "Überweisung", "ǅ", "dž",
+  ]
+  static let queries = [
+    "strasse", "STRASSE", "straße", "Straße", "cafe", "café", "Cafe\u{301}", "abc", "ＡＢＣ", "fish", "fi", "s", "ss",
+    "e", "naive", "ω", "OMEGA", "istanbul", "tokyo", "カタカナ", "🌿", "plants\nx", "uberweisung", "dž", "z",
+  ]
+  /// 2026-11-29 and the days around it.
+  static let baseDay = LocalDate(daysSinceEpoch: 20_786)
+
+  static func text(_ generator: inout Generator, parts: Int) -> String {
+    (0..<generator.next(parts + 1)).map { _ in generator.pick(fragments) }.joined()
+  }
+
+  static func due(_ generator: inout Generator) -> DueDate? {
+    let day = LocalDate(daysSinceEpoch: baseDay.daysSinceEpoch + generator.next(9) - 4)
+    let hour = generator.next(24)
+    guard
+      let time = LocalDateTime(
+        date: day, hour: hour, minute: generator.pick([0, 30, 45, 59]), second: generator.pick([0, 59]))
+    else { return nil }
+    switch generator.next(5) {
+    case 0: return nil
+    case 1: return .date(day)
+    case 2: return .floating(time)
+    case 3: return .utc(time)
+    default: return .zoned(time, timeZone: generator.pick(zones))
+    }
+  }
+
+  /// A store of `seed`'s reminders, in up to four lists.
+  static func makeStore(seed: UInt64, in directory: TemporaryDirectory) throws -> Store {
+    var generator = Generator(state: seed)
+    let store = try Store(path: directory.file("store-\(seed).sqlite"))
+    var lists: [(rowID: Int64, uid: String)] = []
+    for index in 0...generator.next(4) {
+      let uid = "L\(index)"
+      lists.append((try store.insertList(ReminderList(id: uid, name: "List \(index)")), uid))
+    }
+    var rows: [(rowID: Int64, list: Int)] = []
+    try store.write {
+      for index in 0..<(20 + generator.next(120)) {
+        let list = generator.next(lists.count)
+        // UIDs that share long beginnings, in both cases, so that short IDs must grow.
+        let uid = generator.pick(["ab", "AB", "abc", "x", "X9"]) + String(generator.next(40)) + "-\(index)"
+        var parent: Int64?
+        if !rows.isEmpty, generator.next(3) == 0 {
+          let candidate = rows[generator.next(rows.count)]
+          // Mostly a parent in the same list; some in another one, which makes a root here.
+          if candidate.list == list || generator.next(4) == 0 { parent = candidate.rowID }
+        }
+        let reminder = Reminder(
+          id: uid, listID: lists[list].uid, title: text(&generator, parts: 3), notes: text(&generator, parts: 4),
+          isDone: generator.next(3) == 0, flagged: generator.next(4) == 0, dueDate: due(&generator))
+        let rowID = try store.insertReminder(reminder, listRowID: lists[list].rowID, parentRowID: parent)
+        rows.append((rowID, list))
+      }
+      // A parent that is gone: its subtasks become roots.
+      if let doomed = rows.first(where: { _ in generator.next(5) == 0 }) {
+        _ = try store.deleteReminder(rowID: doomed.rowID)
+      }
+    }
+    return store
+  }
+
+  /// Days from two before to two after the store's dues, each in a zone at either end of the
+  /// offsets and one in between.
+  static let todays: [Today] = [-6, -1, 0, 1, 5].flatMap { offset in
+    ["Pacific/Kiritimati", "Etc/GMT+12", "Europe/Berlin"].map { zone in
+      Today(
+        date: LocalDate(daysSinceEpoch: baseDay.daysSinceEpoch + offset), timeZone: TimeZone(identifier: zone) ?? .gmt)
+    }
+  }
+
+  static let optionSets: [ViewOptions] = {
+    var plain = ViewOptions()
+    var open = ViewOptions()
+    open.includeCompleted = false
+    var byDue = ViewOptions()
+    byDue.sort = .due
+    var grouped = ViewOptions()
+    grouped.groupByDay = true
+    grouped.sort = .priority
+    return [plain, open, byDue, grouped]
+  }()
+
+  /// What a view shows: headings, and each row's UID and depth.
+  static func shown(_ view: ReminderView) -> [String] {
+    view.sections.flatMap { section in
+      ["\(section.heading)"] + section.rows.map { "\($0.reminder.id)@\($0.depth)" }
+    } + ["Completed"] + view.completed.map { "\($0.reminder.id)@\($0.depth)" }
+  }
+
+  static func bothWays(
+    _ subject: ReminderView.Subject, lists: @escaping () throws -> [StoredList], store: Store, today: Today,
+    options: ViewOptions
+  ) throws -> (candidates: [String], every: [String]) {
+    let fromCandidates = try ReminderView(
+      subject: subject, lists: lists, store: store, today: today, options: options, evaluation: .candidates)
+    let fromEvery = try ReminderView(
+      subject: subject, lists: lists, store: store, today: today, options: options, evaluation: .readingEvery)
+    return (shown(fromCandidates), shown(fromEvery))
+  }
+
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func scopeAndListViewsMatchTheRuleOnEveryReminder(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    let lists = try store.lists()
+    for today in Self.todays {
+      for options in Self.optionSets {
+        for scope in ReminderScope.allCases {
+          let result = try Self.bothWays(
+            .scope(scope), lists: store.lists, store: store, today: today, options: options)
+          #expect(result.candidates == result.every, "seed \(seed), \(scope), \(today)")
+        }
+      }
+    }
+    for list in lists {
+      for options in Self.optionSets {
+        let result = try Self.bothWays(
+          .list(list.list), lists: { [list] }, store: store, today: Self.todays[2], options: options)
+        #expect(result.candidates == result.every, "seed \(seed), list \(list.list.name)")
+      }
+    }
+  }
+
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func searchesMatchTheRuleOnEveryReminder(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    var found = 0
+    for query in Self.queries {
+      let search = try #require(ReminderSearch(query))
+      for options in Self.optionSets.prefix(2) {
+        let result = try Self.bothWays(
+          .search(search), lists: store.lists, store: store, today: Self.todays[2], options: options)
+        #expect(result.candidates == result.every, "seed \(seed), query \(query)")
+        found += result.every.count
+      }
+    }
+    #expect(found > 0)
+  }
+
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func countsMatchTheRuleOnEveryReminder(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    let lists = try store.lists()
+    for today in Self.todays {
+      var expected = ReminderCounts()
+      try store.forEachReminderFacts { listRowID, facts in expected.add(facts, inListRow: listRowID, today: today) }
+      let counts = try ReminderCounts(store: store, today: today)
+      #expect(ReminderScope.allCases.map(counts.count) == ReminderScope.allCases.map(expected.count), "\(today)")
+      #expect(lists.map { counts.open(inListRow: $0.rowID) } == lists.map { expected.open(inListRow: $0.rowID) })
+    }
+  }
+
+  /// Rows as older versions or hand edits leave them: a done state or flag stored as another
+  /// integer, a real or a text (read as their integer, as `Row.bool` does), and due dates a
+  /// repair set to texts that do not parse, or to zoned times (the repair recomputes the
+  /// derived columns).
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func oddStoredValuesAgreeToo(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    var generator = Generator(state: seed &* 31)
+    let odd: [SQLValue] = [.integer(2), .integer(-1), .text("x"), .text("1 done"), .real(0.5), .real(1.5)]
+    for list in try store.lists() {
+      var rowIDs: [Int64] = []
+      try store.forEachCandidate(
+        ReminderCandidates(.scope(.all, Self.todays[0]), completion: .either, listRowID: list.rowID)
+      ) {
+        rowIDs.append($0.rowID)
+      }
+      for rowID in rowIDs where generator.next(3) == 0 {
+        try store.database.run(
+          "UPDATE reminders SET is_done = ?, flagged = ? WHERE id = ?",
+          [generator.pick(odd), generator.pick(odd), .integer(rowID)])
+        let due: [(ReminderRepairColumn, SQLValue)] = generator.pick([
+          [(.due, .text("2026-02-30"))], [(.due, .text("tomorrow"))],
+          [(.due, .text("2026-11-29T23:30:00")), (.dueTimeZone, .text("Pacific/Kiritimati"))],
+          [(.due, .text("2026-11-28T01:00:00")), (.dueTimeZone, .text("Etc/GMT+12"))],
+        ])
+        try store.updateReminderRow(rowID, due)
+      }
+    }
+    for today in Self.todays {
+      for scope in ReminderScope.allCases {
+        // With and without the Completed section: the open and the done conditions both.
+        for options in Self.optionSets.prefix(2) {
+          let result = try Self.bothWays(
+            .scope(scope), lists: store.lists, store: store, today: today, options: options)
+          #expect(result.candidates == result.every, "seed \(seed), \(scope), \(today)")
+        }
+      }
+      var expected = ReminderCounts()
+      try store.forEachReminderFacts { listRowID, facts in expected.add(facts, inListRow: listRowID, today: today) }
+      let counts = try ReminderCounts(store: store, today: today)
+      #expect(ReminderScope.allCases.map(counts.count) == ReminderScope.allCases.map(expected.count), "\(today)")
+    }
+  }
+
+  /// The short IDs as they were computed before 0008: every UID read in folded order, each
+  /// compared with its neighbours.
+  static func uniquePrefixLengthsReadingEvery(_ all: [String], of uids: Set<String>) -> [String: Int] {
+    let keys = all.map(Store.asciiUppercased).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    var result: [String: Int] = [:]
+    for uid in uids {
+      let key = Array(Store.asciiUppercased(uid).utf8)
+      var common = 0
+      var seenSelf = false
+      for other in keys.map({ Array($0.utf8) }) {
+        if other == key, !seenSelf {
+          seenSelf = true
+          continue
+        }
+        var shared = 0
+        while shared < key.count, shared < other.count, key[shared] == other[shared] { shared += 1 }
+        common = max(common, shared)
+      }
+      result[uid] = Store.characterCount(ofPrefixCovering: common + 1, in: uid)
+    }
+    return result
+  }
+
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func shortIDsAndPrefixLookupsMatchReadingEveryUID(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    var all: [String] = []
+    for list in try store.lists() {
+      try store.forEachReminder(inListRow: list.rowID) { reminder, _ in all.append(reminder.id) }
+    }
+    let uids = Set(all)
+    let expected = Self.uniquePrefixLengthsReadingEvery(all, of: uids)
+    // Both ways the store finds them: each UID's neighbours looked up, and every UID read in order.
+    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: uids.count) == expected)
+    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: 0) == expected)
+    let some = Set(uids.prefix(5))
+    #expect(try store.uniquePrefixLengths(of: some, lookupLimit: 0) == expected.filter { some.contains($0.key) })
+    for uid in uids {
+      let length = try #require(try store.uniquePrefixLengths(of: [uid])[uid])
+      for prefix in [String(uid.prefix(length)), String(uid.prefix(length)).lowercased(), String(uid.prefix(1))] {
+        let expected = all.filter { Store.asciiUppercased($0).hasPrefix(Store.asciiUppercased(prefix)) }.sorted()
+        let found = try store.reminders(uidPrefix: prefix, limit: 1000).map(\.reminder.id).sorted()
+        #expect(found == expected, "prefix \(prefix)")
+      }
+    }
+  }
+}

@@ -54,6 +54,7 @@ struct ImportCommand: Command {
     importOptions.targetList = arguments.value("list")
     importOptions.dryRun = arguments.flag("dry-run")
     importOptions.strict = arguments.flag("strict")
+    importOptions.readerOptions = options
     let report: ImportReport
     do {
       report = try Importer.run(

@@ -141,28 +141,32 @@ import Testing
     #expect(repository.allLists.map(\.name) == ["Office"])
   }
 
-  @Test func aListWithTheNameKeyOfAnotherKeepsItsUIDAndColourInMergedLists() throws {
+  /// Issue 21: a list of another UID with the name of a stored one is that list, restored
+  /// from the source (a backup into a store whose lists came from elsewhere); its UID was the
+  /// stored list's and is kept as an alias, so either UID finds the list.
+  @Test func aListWithTheNameKeyOfAnotherTakesItsUIDAndValuesAndKeepsTheOldUIDAsAnAlias() throws {
     try merge([Self.work, Self.item("R1")])
     let (report, warnings) = try merge([
       .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
     ])
     #expect(report.listsAdded == 0 && report.listsUpdated == 1 && report.added == 1)
-    #expect(warnings.map(\.code) == ["list-merged-by-name"])
+    #expect(report.fieldChanges == ["list.id": 1, "list.color": 1, "list.name": 1])
+    #expect(warnings.map(\.code) == ["list-matched-by-name"])
     let lists = repository.allLists
     #expect(lists.count == 1)
     let work = try #require(lists.first)
-    #expect(work.id == "L1" && work.name == "Work" && work.color == nil)
-    let entries = try #require(work.extra["mergedLists"]?.arrayValue)
-    #expect(entries.count == 1)
-    #expect(entries.first?["id"] == .string("L2"))
-    #expect(entries.first?["color"] == .string("#FF0000"))
-    #expect(repository.reminder(uid: "R2")?.listID == "L1")
-    // The same file again keeps the entry as it is and says nothing more.
+    #expect(work.id == "L2" && work.name == "WORK" && work.color == "#FF0000")
+    #expect(work.extra["mergedLists"] == .array([.object(["id": .string("L1"), "name": .string("Work")])]))
+    #expect(repository.reminder(uid: "R1")?.listID == "L2" && repository.reminder(uid: "R2")?.listID == "L2")
+    // The same file again, and the first one naming the old UID, find the list and say nothing.
     let (again, quiet) = try merge([
       .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
     ])
     #expect(again.listsUpdated == 0 && again.unchanged == 1)
     #expect(quiet.isEmpty)
+    let (old, alias) = try merge([.list(ReminderList(id: "L1", name: "WORK", color: "#FF0000")), Self.item("R1")])
+    #expect(old.listsUpdated == 0 && old.listsAdded == 0 && old.unchanged == 1)
+    #expect(alias.isEmpty)
   }
 
   @Test func aReminderInAListTheSourceNeverNamedGoesToTheDefaultList() throws {

@@ -152,8 +152,8 @@ import Testing
   @Test func aTodoistExportOfAListFindsItsRemindersAgain() throws {
     let bench = TestBench()
     let lines = """
-      {"list":"Moving","id":"R-1","title":"Book the van","due":"2027-02-26"}
-      {"list":"Moving","id":"R-2","parent":"R-1","title":"Pack"}
+      {"list":"Moving","id":"R-1","title":"Book the van","dueDate":"2027-02-26"}
+      {"list":"Moving","id":"R-2","parentId":"R-1","title":"Pack"}
       {"list":"Moving","id":"R-3","title":"Call"}
 
       """

@@ -256,10 +256,12 @@ public final class MergeEngine {
   /// find the list, and the warning says so. Both are then known: the next import matches by
   /// UID and says nothing.
   private func adopt(_ list: ReminderList, named name: String, into stored: RepositoryList) throws -> RepositoryList {
+    // A source that knows the list by its name alone keeps finding it by name: the stored form
+    // of the name (its case, its spaces) stays.
     guard list.id != StableID.derived(["list", ListName.key(for: name)]) else {
       var derived = list
       derived.id = stored.list.id
-      return try update(stored, with: derived, named: name)
+      return try update(stored, with: derived, named: stored.list.name)
     }
     let updated = try update(stored, with: list, named: name, adopting: true)
     let likeness = ListName.sameScalars(name, stored.list.name) ? "" : " but for case, spaces or Unicode form"

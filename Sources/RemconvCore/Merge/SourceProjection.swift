@@ -16,7 +16,7 @@ public protocol SourceProjection: AnyObject {
 /// Merges one record into what the store holds, field by field: where the incoming value is
 /// what the source would make of the stored one, the stored (richer) value stays; where it
 /// differs, the source changed it and the incoming value is taken. `extra` is merged key by key
-/// the same way, so keys the source does not carry stay.
+/// the same way (see `extra(_:_:)`).
 struct FieldMerge<Item> {
   private let incoming: Item
   private let projected: Item
@@ -40,14 +40,21 @@ struct FieldMerge<Item> {
     if value != stored[keyPath: path] { changed.append(name) }
   }
 
+  /// `extra` key by key. A key the source does not have stays, whatever the format: another
+  /// app's data (`ical` kept through a Taskwarrior import) is not the source's to remove. Only
+  /// `invalid`, the values the source's own fields could not be read from, goes when the
+  /// source could carry it and no longer does: its value was fixed at the source.
   mutating func extra(_ path: WritableKeyPath<Item, [String: JSONValue]>, _ prefix: String) {
     let source = incoming[keyPath: path]
     let carried = projected[keyPath: path]
     for key in Set(source.keys).union(carried.keys).sorted() where source[key] != carried[key] {
+      guard source[key] != nil || key == Self.invalidKey else { continue }
       merged[keyPath: path][key] = source[key]
       if source[key] != stored[keyPath: path][key] { changed.append("\(prefix).\(key)") }
     }
   }
+
+  static var invalidKey: String { "invalid" }
 }
 
 extension FieldMerge where Item == Reminder {
@@ -84,7 +91,7 @@ extension FieldMerge where Item == Reminder {
   /// fixed at the source stops being reported).
   static func unprojected(_ stored: Reminder, incoming: Reminder) -> Reminder {
     var projected = stored
-    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == "invalid" }
+    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == invalidKey }
     return projected
   }
 }
@@ -107,7 +114,7 @@ extension FieldMerge where Item == ReminderList {
   static func unprojected(_ stored: ReminderList, incoming: ReminderList) -> ReminderList {
     var projected = stored
     projected.createdAt = nil
-    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == "invalid" }
+    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == invalidKey }
     return projected
   }
 }

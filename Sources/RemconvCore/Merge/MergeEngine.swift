@@ -214,6 +214,7 @@ public final class MergeEngine {
   ) throws -> RepositoryList {
     var incoming = list
     incoming.name = name
+    if incoming == existing.list, !adopting { return existing }
     var projected =
       try options.projection?.list(existing.list) ?? FieldMerge.unprojected(existing.list, incoming: incoming)
     // The UIDs a list had before (`adopt`) are the store's memory, not a source's to change.

@@ -55,6 +55,12 @@ struct FieldMerge<Item> {
   }
 
   static var invalidKey: String { "invalid" }
+
+  /// What a merge without a projection sees of a stored `extra`: the keys the source has, and
+  /// `invalid` (the source's alone, so a value fixed at the source stops being reported).
+  static func unprojected(extra stored: [String: JSONValue], incoming: [String: JSONValue]) -> [String: JSONValue] {
+    stored.filter { incoming[$0.key] != nil || $0.key == invalidKey }
+  }
 }
 
 extension FieldMerge where Item == Reminder {
@@ -86,12 +92,11 @@ extension FieldMerge where Item == Reminder {
     return merge
   }
 
-  /// What a merge without a projection compares with: the stored reminder, but for `extra`, of
-  /// which it sees only the keys the source has and `invalid` (the source's alone, so a value
-  /// fixed at the source stops being reported).
+  /// What a merge without a projection compares with: the stored reminder, `extra` as
+  /// `unprojected(extra:incoming:)` sees it.
   static func unprojected(_ stored: Reminder, incoming: Reminder) -> Reminder {
     var projected = stored
-    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == invalidKey }
+    projected.extra = unprojected(extra: stored.extra, incoming: incoming.extra)
     return projected
   }
 }
@@ -114,7 +119,7 @@ extension FieldMerge where Item == ReminderList {
   static func unprojected(_ stored: ReminderList, incoming: ReminderList) -> ReminderList {
     var projected = stored
     projected.createdAt = nil
-    projected.extra = stored.extra.filter { incoming.extra[$0.key] != nil || $0.key == invalidKey }
+    projected.extra = unprojected(extra: stored.extra, incoming: incoming.extra)
     return projected
   }
 }

@@ -107,19 +107,16 @@ final class DeclaredProjection: SourceProjection {
   func reminder(_ stored: Reminder, in list: ReminderList) throws -> Reminder? {
     let empty = Reminder(id: stored.id, listID: stored.listID, title: stored.title)
     var projected = stored
-    func declare<Value>(_ path: WritableKeyPath<Reminder, Value>, _ field: String) {
-      if carriage.keeps(field) == .lost { projected[keyPath: path] = empty[keyPath: path] }
-    }
-    declare(\.notes, "notes")
-    declare(\.isDone, "isDone")
-    declare(\.completedAt, "completedAt")
-    declare(\.flagged, "flagged")
-    declare(\.dueDate, "dueDate")
-    declare(\.priority, "priority")
-    declare(\.tags, "tags")
-    declare(\.url, "url")
-    declare(\.createdAt, "createdAt")
-    declare(\.editedAt, "editedAt")
+    lose(\.notes, "notes", of: &projected, as: empty)
+    lose(\.isDone, "isDone", of: &projected, as: empty)
+    lose(\.completedAt, "completedAt", of: &projected, as: empty)
+    lose(\.flagged, "flagged", of: &projected, as: empty)
+    lose(\.dueDate, "dueDate", of: &projected, as: empty)
+    lose(\.priority, "priority", of: &projected, as: empty)
+    lose(\.tags, "tags", of: &projected, as: empty)
+    lose(\.url, "url", of: &projected, as: empty)
+    lose(\.createdAt, "createdAt", of: &projected, as: empty)
+    lose(\.editedAt, "editedAt", of: &projected, as: empty)
     if carriage.keeps("extra") == .lost { projected.extra = ownExtra(stored.extra) }
     return projected
   }
@@ -127,14 +124,18 @@ final class DeclaredProjection: SourceProjection {
   func list(_ stored: ReminderList) throws -> ReminderList? {
     let empty = ReminderList(id: stored.id, name: stored.name)
     var projected = stored
-    func declare<Value>(_ path: WritableKeyPath<ReminderList, Value>, _ field: String) {
-      if carriage.keeps(field) == .lost { projected[keyPath: path] = empty[keyPath: path] }
-    }
-    declare(\.symbol, "list.symbol")
-    declare(\.color, "list.color")
-    declare(\.createdAt, "list.createdAt")
+    lose(\.symbol, "list.symbol", of: &projected, as: empty)
+    lose(\.color, "list.color", of: &projected, as: empty)
+    lose(\.createdAt, "list.createdAt", of: &projected, as: empty)
     if carriage.keeps("list.extra") == .lost { projected.extra = ownExtra(stored.extra) }
     return projected
+  }
+
+  /// A field the format does not carry reads back as it is in an item that says nothing.
+  private func lose<Item, Value>(
+    _ path: WritableKeyPath<Item, Value>, _ field: String, of item: inout Item, as empty: Item
+  ) {
+    if carriage.keeps(field) == .lost { item[keyPath: path] = empty[keyPath: path] }
   }
 
   private func ownExtra(_ extra: [String: JSONValue]) -> [String: JSONValue] {

@@ -168,4 +168,32 @@ import Testing
     }
     #expect(bench.snapshot() == before)
   }
+
+  @Test func anOutlineWithoutIDsFindsTheStoresRemindersByListParentTitleAndDue() throws {
+    let bench = TestBench()
+    let lines = """
+      {"list":"Work","id":"R-1","title":"Plan"}
+      {"list":"Work","id":"R-2","parentId":"R-1","title":"Book"}
+      {"list":"Work","id":"R-3","title":"Call"}
+
+      """
+    #expect(bench.run(["import", "-", "--format", "jsonl"], input: lines).status == .ok)
+    let before = bench.snapshot()
+    // As an outliner writes it: no remconv attributes, the list an outline of its own.
+    let outline = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <opml version="2.0"><head><title>Outline</title></head><body>
+      <outline text="Work"><outline text="Plan"><outline text="Book"/></outline><outline text="Call"/></outline>
+      </body></opml>
+      """
+    let file = bench.directory.write("Work.opml", outline)
+    let again = try report(bench.run(["import", file, "--report", "json"]))
+    #expect(again["added"] == .number(0) && again["updated"] == .number(0), "\(again)")
+    #expect(bench.snapshot() == before)
+    let noted = outline.replacingOccurrences(
+      of: #"<outline text="Book"/>"#, with: #"<outline text="Book" _note="two rooms"/>"#)
+    let changed = try report(bench.run(["import", bench.directory.write("Work.opml", noted), "--report", "json"]))
+    #expect(changed["added"] == .number(0) && changed["updated"] == .number(1), "\(changed)")
+    #expect(changed["fieldChanges"] == .object(["notes": .number(1)]))
+  }
 }

@@ -13,11 +13,14 @@ import Testing
   @discardableResult
   func merge(
     _ records: [SourceRecord], targetList: String? = nil, knownRecords: KnownRecords? = nil,
-    diagnostics: DiagnosticLog = DiagnosticLog()
+    diagnostics: DiagnosticLog = DiagnosticLog(), projection: (any SourceProjection)? = nil,
+    identity: MergeEngine.SourceIdentity = .uids
   ) throws -> (report: ImportReport, warnings: [Diagnostic]) {
     let report = try repository.write(commit: true) {
+      let options = MergeEngine.Options(
+        targetList: targetList, defaultList: "Inbox", projection: projection, identity: identity)
       let engine = try MergeEngine(
-        repository: repository, options: MergeEngine.Options(targetList: targetList, defaultList: "Inbox"),
+        repository: repository, options: options,
         diagnostics: diagnostics, report: ImportReport(source: "test", format: "test"), knownRecords: knownRecords)
       // As `Importer` does: the lookup answers for this engine only while it runs.
       defer { knownRecords?.lookup = nil }
@@ -85,6 +88,66 @@ import Testing
     #expect(reminders[0].id == "R1" && reminders[0].extra["originalId"] == nil)
     #expect(reminders[1].id != "R1")
     #expect(reminders[1].extra["originalId"] == .string("R1"))
+  }
+
+  @Test func aUIDTwiceInOneSourceGetsTheSameDerivedUIDOnEveryImport() throws {
+    let records = [Self.work, Self.item("R1", title: "First"), Self.item("R1", title: "Second")]
+    try merge(records)
+    let derived = try #require(repository.allReminders.last?.id)
+    let (report, _) = try merge(records)
+    #expect(report.added == 0 && report.unchanged == 2)
+    #expect(repository.allReminders.map(\.id) == ["R1", derived])
+  }
+
+  // MARK: What the source carries (issue 21)
+
+  /// A source that carries no flag and no list colour, and no `extra` but its own key.
+  final class FlaglessProjection: SourceProjection {
+    func reminder(_ stored: Reminder, in list: ReminderList) throws -> Reminder? {
+      var projected = stored
+      projected.flagged = false
+      projected.extra = stored.extra.filter { $0.key == "app" }
+      return projected
+    }
+
+    func list(_ stored: ReminderList) throws -> ReminderList? {
+      var projected = stored
+      projected.color = nil
+      return projected
+    }
+  }
+
+  @Test func whatTheSourceCannotCarryStaysAndOnlyWhatItChangedIsWritten() throws {
+    try merge([
+      .list(ReminderList(id: "L1", name: "Work", color: "#FF0000")),
+      .reminder(
+        Reminder(id: "R1", listID: "L1", title: "Plan", flagged: true, extra: ["ical": .string("kept")]), Self.here),
+    ])
+    let source: [SourceRecord] = [
+      .list(ReminderList(id: "L1", name: "Work")),
+      .reminder(Reminder(id: "R1", listID: "L1", title: "Plan"), Self.here),
+    ]
+    let (same, _) = try merge(source, projection: FlaglessProjection())
+    #expect(same.unchanged == 1 && same.updated == 0 && same.listsUpdated == 0)
+    #expect(same.fieldChanges.isEmpty)
+    var noted = Reminder(id: "R1", listID: "L1", title: "Plan", notes: "agenda")
+    noted.extra["app"] = .string("new")
+    let (changed, _) = try merge([source[0], .reminder(noted, Self.here)], projection: FlaglessProjection())
+    #expect(changed.updated == 1 && changed.fieldChanges == ["notes": 1, "extra.app": 1])
+    let stored = try #require(repository.reminder(uid: "R1"))
+    #expect(
+      stored.flagged && stored.notes == "agenda" && stored.extra == ["ical": .string("kept"), "app": .string("new")])
+    #expect(repository.allLists.first?.color == "#FF0000")
+  }
+
+  @Test func aSourceWithoutUIDsFindsTheStoredRemindersByListParentTitleAndDue() throws {
+    try merge([Self.work, Self.item("R1", title: "Plan"), Self.item("R2", parent: "R1", title: "Book")])
+    let (report, _) = try merge(
+      [Self.work, Self.item("D1", title: "Plan"), Self.item("D2", parent: "D1", title: "Book"), Self.item("D3")],
+      identity: .derivedWhenAbsent)
+    #expect(report.added == 1 && report.unchanged == 2 && report.updated == 0)
+    #expect(repository.allReminders.map(\.id) == ["R1", "R2", "D3"])
+    #expect(repository.reminder(uid: "R2")?.parentID == "R1")
   }
 
   @Test func aUIDTwiceInASecondImportUpdatesOnceThenGetsAFreshUID() throws {

@@ -19,18 +19,20 @@ import Testing
 
   // MARK: 1. What the source cannot carry stays
 
-  @Test func reimportingAGoogleTakeoutKeepsTheColourAndTheFlagItCannotCarry() throws {
+  @Test func reimportingAGoogleTakeoutKeepsTheColourFlagAndPriorityItCannotCarry() throws {
     let bench = TestBench()
     let takeout = Repository.path("Samples/googletasks/Tasks.json")
     #expect(bench.run(["import", takeout]).status == .ok)
     #expect(bench.run(["list", "edit", "Groceries", "--color", "red"]).status == .ok)
     #expect(bench.run(["flag", "c2FtcGxlLW9hdC1taWxr"]).status == .ok)
+    #expect(bench.run(["edit", "c2FtcGxlLW9hdC1taWxr", "--priority", "high"]).status == .ok)
     let before = bench.snapshot()
     let again = try report(bench.run(["import", takeout, "--report", "json"]))
     #expect(again["updated"] == .number(0) && again["listsUpdated"] == .number(0))
     #expect(again["fieldChanges"] == .object([:]))
     #expect(bench.snapshot() == before)
     #expect(try list("Groceries", in: bench)["color"] == .string("#FF3B30"))
+    #expect(bench.snapshot().contains(#""flagged":true,"dueDate":"2026-11-29","dueTimeZone":null,"priority":"high""#))
   }
 
   static let todoist = """

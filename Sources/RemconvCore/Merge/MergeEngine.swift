@@ -389,18 +389,36 @@ public final class MergeEngine {
     guard options.identity == .derivedWhenAbsent else { return nil }
     let parent = try incoming.reminder.parentID.map { try repository.reminderHandle(uid: $0) }
     if incoming.reminder.parentID != nil, parent == nil { return nil }
-    let due = ReminderColumns(incoming.reminder)
     let candidates = try repository.reminderStates(
-      list: list.handle, parent: parent ?? nil, title: incoming.reminder.title)
-    guard
-      let match = candidates.first(where: {
-        !wasWrittenByThisMerge($0.handle) && $0.columns.due == due.due && $0.columns.dueKind == due.dueKind
-          && $0.columns.dueTimeZone == due.dueTimeZone
-      }), let storedUID = try repository.reminder(match.handle)?.reminder.id
-    else { return nil }
+      list: list.handle, parent: parent ?? nil, title: incoming.reminder.title
+    ).filter { !wasWrittenByThisMerge($0.handle) }
+    guard let (match, storedUID) = try sameDue(as: incoming.reminder, among: candidates, in: list) else {
+      return nil
+    }
     matchedUIDs[sourceUID] = storedUID
     incoming.reminder.id = storedUID
     return match
+  }
+
+  /// The first candidate whose due date is the incoming one as the source would carry it (a
+  /// source without due dates matches any), with its UID.
+  private func sameDue(
+    as incoming: Reminder, among candidates: [ReminderState], in list: RepositoryList
+  ) throws -> (ReminderState, String)? {
+    let due = ReminderColumns(incoming)
+    for candidate in candidates {
+      guard let stored = try repository.reminder(candidate.handle)?.reminder else { continue }
+      if candidate.columns.due == due.due, candidate.columns.dueKind == due.dueKind,
+        candidate.columns.dueTimeZone == due.dueTimeZone
+      {
+        return (candidate, stored.id)
+      }
+      if let projected = try options.projection?.reminder(stored, in: list.list), projected.dueDate == incoming.dueDate
+      {
+        return (candidate, stored.id)
+      }
+    }
+    return nil
   }
 
   /// What a reminder says that tells it apart from another with its UID: the parts a derived

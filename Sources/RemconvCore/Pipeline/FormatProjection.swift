@@ -27,7 +27,17 @@ final class FormatProjection: SourceProjection {
     writing.timeZone = readerOptions.timeZone
     if let delimiter = readerOptions.delimiter { writing.delimiter = delimiter }
     writerOptions = writing
+    if let dialect = format.dialect, case .file(let path) = source,
+      let head = try? ByteReader.open(path: path).peekPrefix(4096)
+    {
+      sourceDialect = dialect(head)
+    } else {
+      sourceDialect = nil
+    }
   }
+
+  /// What makes the format's writing into what this source carries (`FormatDescriptor.dialect`).
+  private let sourceDialect: (@Sendable ([UInt8]) -> [UInt8])?
 
   func reminder(_ stored: Reminder, in list: ReminderList) throws -> Reminder? {
     // Alone, a subtask is written top-level: its link is the merge's to compare, not a field.
@@ -59,7 +69,8 @@ final class FormatProjection: SourceProjection {
       try write(
         list, reminders, to: WriterContext(target: .stream(output), diagnostics: diagnostics, options: writerOptions))
       try output.flush()
-      let bytes = ByteReader(bytes: output.memory, name: source.displayName)
+      let written = sourceDialect.map { $0(output.memory) } ?? output.memory
+      let bytes = ByteReader(bytes: written, name: source.displayName)
       return try read(
         ReaderContext(source: source, diagnostics: diagnostics, options: readerOptions, preopened: bytes))
     } catch {

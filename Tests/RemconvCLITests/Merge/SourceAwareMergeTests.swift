@@ -171,17 +171,18 @@ import Testing
     #expect(bench.snapshot() == before)
   }
 
-  @Test func anOutlineWithoutIDsFindsTheStoresRemindersByListParentTitleAndDue() throws {
+  @Test func anOutlinersOPMLFindsTheStoresRemindersAndLeavesWhatItCannotCarry() throws {
     let bench = TestBench()
     let lines = """
       {"list":"Work","id":"R-1","title":"Plan"}
       {"list":"Work","id":"R-2","parentId":"R-1","title":"Book"}
-      {"list":"Work","id":"R-3","title":"Call"}
+      {"list":"Work","id":"R-3","title":"Call","flagged":true,"priority":"high","dueDate":"2027-01-04"}
 
       """
     #expect(bench.run(["import", "-", "--format", "jsonl"], input: lines).status == .ok)
     let before = bench.snapshot()
-    // As an outliner writes it: no remconv attributes, the list an outline of its own.
+    // As an outliner writes it: no remconv attributes, the list an outline of its own. It has
+    // no place for a flag, a priority or a due date, so the stored ones stay.
     let outline = """
       <?xml version="1.0" encoding="UTF-8"?>
       <opml version="2.0"><head><title>Outline</title></head><body>

@@ -78,6 +78,12 @@
         .map { RepositoryList(handle: $0.key, list: $0.value) }
     }
 
+    public func findList(alias: String) throws -> RepositoryList? {
+      contents.lists.filter { entry in
+        entry.value.extra["mergedLists"]?.arrayValue?.contains { $0["id"] == .string(alias) } == true
+      }.min { $0.key.ordinal < $1.key.ordinal }.map { RepositoryList(handle: $0.key, list: $0.value) }
+    }
+
     public func addList(_ list: ReminderList) throws -> ListHandle {
       contents.lastList += 1
       let handle = ListHandle(contents.lastList)
@@ -97,7 +103,11 @@
     }
 
     public func reminderState(uid: String) throws -> ReminderState? {
-      guard let handle = firstHandle(uid: uid), let entry = contents.reminders[handle] else { return nil }
+      try firstHandle(uid: uid).flatMap(reminderState(handle:))
+    }
+
+    private func reminderState(handle: ReminderHandle) throws -> ReminderState? {
+      guard let entry = contents.reminders[handle] else { return nil }
       return ReminderState(
         handle: handle, list: entry.list, parent: entry.parent,
         parentUID: entry.parent.flatMap { contents.reminders[$0]?.reminder.id },
@@ -110,6 +120,13 @@
     }
 
     public func reminderHandle(uid: String) throws -> ReminderHandle? { firstHandle(uid: uid) }
+
+    public func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState] {
+      try contents.reminders.filter {
+        $0.value.list == list && $0.value.parent == parent && $0.value.reminder.title == title
+      }
+      .keys.sorted().compactMap { try reminderState(handle: $0) }
+    }
 
     public func parent(of handle: ReminderHandle) throws -> ReminderHandle? { contents.reminders[handle]?.parent }
 

@@ -7,8 +7,10 @@ struct ImportCommand: Command {
     abstract: "Import reminders from a file, a vdir folder or standard input into the store.",
     discussion: """
       Items are merged by UID: importing the same file twice adds nothing. Sources without
-      UIDs get a stable one derived from list, title, due date and parent. The whole import is
-      one transaction: on any error nothing is written. A summary goes to stderr.
+      UIDs get a stable one derived from list, title, due date and parent, and find what they
+      wrote before by those. A matched item changes only in the fields the source changed:
+      what its format cannot carry keeps the stored value. The whole import is one
+      transaction: on any error nothing is written. A summary goes to stderr.
       """,
     arguments: [ArgumentSpec("input", help: "A file, a vdir folder, or - for standard input.")],
     options: [
@@ -54,6 +56,7 @@ struct ImportCommand: Command {
     importOptions.targetList = arguments.value("list")
     importOptions.dryRun = arguments.flag("dry-run")
     importOptions.strict = arguments.flag("strict")
+    importOptions.readerOptions = options
     let report: ImportReport
     do {
       report = try Importer.run(

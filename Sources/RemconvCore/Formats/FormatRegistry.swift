@@ -12,6 +12,11 @@ public struct FormatDescriptor: Sendable {
   public let makeWriter: (@Sendable (WriterContext) throws -> any ReminderWriter)?
   /// Recognises the format from the first bytes of a file (up to 4 KiB), for detection.
   public let sniff: (@Sendable ([UInt8]) -> Bool)?
+  /// When what a document carries depends on the document (an OPML file without remconv's
+  /// namespace has none of its attributes): given a source's first bytes, what makes this
+  /// format's own writing into what that source can carry; nil when it carries all of it.
+  /// A merge compares with the stored item written, so filtered, and read back.
+  public var dialect: (@Sendable ([UInt8]) -> (@Sendable ([UInt8]) -> [UInt8])?)? = nil
 
   public var canRead: Bool { makeReader != nil }
   public var canWrite: Bool { makeWriter != nil }

@@ -8,6 +8,9 @@ public struct ImportReport: Sendable {
   public var rejected = 0
   public var listsAdded = 0
   public var listsUpdated = 0
+  /// How many reminders and lists each field changed in, by the field's name (`notes`,
+  /// `extra.ical`, `list.color`, `list.id` for a list that took a source's UID).
+  public var fieldChanges: [String: Int] = [:]
   /// Components that are not reminders, by kind (`VEVENT`: 2).
   public var skipped: [String: Int] = [:]
   public var dryRun = false
@@ -44,6 +47,7 @@ public struct ImportReport: Sendable {
       "rejected": .number(rejected),
       "listsAdded": .number(listsAdded),
       "listsUpdated": .number(listsUpdated),
+      "fieldChanges": .object(fieldChanges.mapValues { .number($0) }),
       "skipped": .object(skipped.mapValues { .number($0) }),
       "dryRun": .bool(dryRun),
       "committed": .bool(committed),
@@ -57,6 +61,7 @@ public struct ImportReport: Sendable {
     var text =
       "\(dryRun ? "would import" : "imported") \(source): \(added) added, \(updated) updated, \(unchanged) unchanged, \(rejected) rejected"
     if listsAdded > 0 { text += ", \(listsAdded) new list\(listsAdded == 1 ? "" : "s")" }
+    if listsUpdated > 0 { text += ", \(listsUpdated) list\(listsUpdated == 1 ? "" : "s") updated" }
     let skippedTotal = skipped.values.reduce(0, +)
     if skippedTotal > 0 {
       text += "; skipped " + skipped.keys.sorted().map { "\(skipped[$0] ?? 0) \($0)" }.joined(separator: ", ")

@@ -6,16 +6,37 @@ import Foundation
 /// and its handles), so a store, a folder or a remote collection are merged alike. Runs
 /// inside the caller's transaction; `Importer` owns that.
 public final class MergeEngine {
-  public struct Options: Sendable {
+  public struct Options {
     /// `--list`: every reminder goes to this list.
     public var targetList: String?
     /// The list for reminders whose source names none (the file's base name).
     public var defaultList: String
+    /// What the source makes of a stored item: what an incoming one is compared with, so that
+    /// what the source cannot carry stays as stored. Nil: the stored item itself.
+    public var projection: (any SourceProjection)?
+    /// How the source identifies its reminders.
+    public var identity: SourceIdentity
 
-    public init(targetList: String? = nil, defaultList: String) {
+    public init(
+      targetList: String? = nil, defaultList: String, projection: (any SourceProjection)? = nil,
+      identity: SourceIdentity = .uids
+    ) {
       self.targetList = targetList
       self.defaultList = defaultList
+      self.projection = projection
+      self.identity = identity
     }
+  }
+
+  /// How a source identifies its reminders.
+  public enum SourceIdentity: Sendable {
+    /// By UIDs it carries: a reminder is the stored one with its UID.
+    case uids
+    /// Some or all of its UIDs are derived from what a reminder says (it carries none): a
+    /// reminder whose UID the repository does not hold is the stored one in the same list,
+    /// under the same parent, with the same title and due date, that this merge has not
+    /// matched yet (its fallback identity).
+    case derivedWhenAbsent
   }
 
   private let repository: any ReminderRepository
@@ -39,6 +60,11 @@ public final class MergeEngine {
   /// What record digests are combined with: the options of this import that decide where a
   /// record's reminder goes.
   private let digestSeed: RecordDigest
+  /// Derives the UIDs of reminders whose UID came before in the source.
+  private let duplicateIDs = DerivedIDGenerator()
+  /// Source UID → the stored reminder's UID, for reminders matched by their fallback identity
+  /// (`SourceIdentity.derivedWhenAbsent`): their subtasks name them by the source's UID.
+  private var matchedUIDs: [String: String] = [:]
   /// Subtasks whose parent had not been seen yet when they were written.
   private var pendingParents: [PendingParent] = []
 
@@ -107,7 +133,7 @@ public final class MergeEngine {
   /// Resolves subtasks whose parent came later, and reports parents that never came.
   public func finish() throws -> ImportReport {
     for pending in pendingParents {
-      if let parent = try repository.reminderHandle(uid: pending.parentID) {
+      if let parent = try repository.reminderHandle(uid: matchedUIDs[pending.parentID] ?? pending.parentID) {
         try attach(pending, to: parent)
       } else {
         diagnostics.warning(
@@ -162,33 +188,16 @@ public final class MergeEngine {
         "blank-list-name", "the list \(list.id) has a blank name; it is named '\(name)'", uid: list.id)
     }
     if let existing = try repository.findList(uid: list.id) {
-      var updated = existing.list
-      updated.name = name
-      updated.symbol = list.symbol
-      updated.color = list.color
-      updated.createdAt = list.createdAt ?? existing.list.createdAt
-      updated.extra = Self.merged(extra: list.extra, over: existing.list.extra)
-      if updated != existing.list {
-        if ListName.key(for: updated.name) != ListName.key(for: existing.list.name),
-          let clash = try repository.findList(named: updated.name), clash.handle != existing.handle
-        {
-          diagnostics.warning(
-            "list-name-taken",
-            "list \(list.id) is renamed '\(updated.name)' in the source, but another list has that name; the name is kept",
-            uid: list.id)
-          updated.name = existing.list.name
-        }
-        if updated != existing.list {
-          try repository.replaceList(existing.handle, with: updated)
-          report.listsUpdated += 1
-        }
-      }
-      return RepositoryList(handle: existing.handle, list: updated)
+      return try update(existing, with: list, named: name)
+    }
+    if let aliased = try repository.findList(alias: list.id) {
+      // A UID the list had before it took another one's: the list keeps its present UID.
+      var known = list
+      known.id = aliased.list.id
+      return try update(aliased, with: known, named: name)
     }
     if let byName = try repository.findList(named: name) {
-      // Same name key, another UID: the source's list lands in the store's list of that name,
-      // whose own values stay; what the source's list carried is kept beside them.
-      return try keepMergedList(list, named: name, in: byName)
+      return try adopt(list, named: name, into: byName)
     }
     var created = list
     created.name = name
@@ -197,44 +206,69 @@ public final class MergeEngine {
     return RepositoryList(handle: handle, list: created)
   }
 
-  /// Keeps what a source list merged by name into `stored` carries and the stored list does
-  /// not (its own UID, a colour, a symbol, its extra) in the stored list's `extra.mergedLists`,
-  /// one entry per source UID in the shape `validate --fix --on-duplicate merge` and the
-  /// migration's merge policy use, and warns naming both lists. A UID derived from the name (a
-  /// source without list UIDs) is no loss by itself; an entry already kept as it is is not
-  /// written or reported again, so importing the same file twice changes nothing.
-  private func keepMergedList(
-    _ list: ReminderList, named name: String, in stored: RepositoryList
+  /// Merges a source's list into the stored one it names, attribute by attribute as for
+  /// reminders (`FieldMerge`): what the source cannot carry stays. A new name is taken unless
+  /// another list has it.
+  private func update(
+    _ existing: RepositoryList, with list: ReminderList, named name: String, adopting: Bool = false
   ) throws -> RepositoryList {
-    let ownUID = list.id != StableID.derived(["list", ListName.key(for: name)]) && list.id != stored.list.id
-    let color = list.color.flatMap { $0 == stored.list.color ? nil : $0 }
-    let symbol = list.symbol == ReminderList.defaultSymbol || list.symbol == stored.list.symbol ? nil : list.symbol
-    let extra = list.extra.isEmpty || list.extra == stored.list.extra ? nil : list.extra
-    guard ownUID || color != nil || symbol != nil || extra != nil else { return stored }
-    var entry: [String: JSONValue] = [
-      "id": .string(list.id), "name": .string(name), "symbol": .string(list.symbol), "extra": .object(list.extra),
-    ]
-    if let color = list.color { entry["color"] = .string(color) }
-    if let created = list.createdAt { entry["createdAt"] = .string(created.description) }
-    var entries = stored.list.extra["mergedLists"]?.arrayValue ?? []
-    if let index = entries.firstIndex(where: { $0["id"] == .string(list.id) }) {
-      guard entries[index] != .object(entry) else { return stored }
-      entries[index] = .object(entry)
-    } else {
-      entries.append(.object(entry))
+    var incoming = list
+    incoming.name = name
+    if incoming == existing.list, !adopting { return existing }
+    var projected =
+      try options.projection?.list(existing.list) ?? FieldMerge.unprojected(existing.list, incoming: incoming)
+    // The UIDs a list had before (`adopt`) are the store's memory, not a source's to change.
+    projected.extra["mergedLists"] = incoming.extra["mergedLists"]
+    let merge = FieldMerge.list(incoming, projected: projected, stored: existing.list)
+    var updated = merge.merged
+    var changed = merge.changed
+    if updated.name != existing.list.name {
+      if ListName.key(for: updated.name) != ListName.key(for: existing.list.name),
+        let clash = try repository.findList(named: updated.name), clash.handle != existing.handle
+      {
+        diagnostics.warning(
+          "list-name-taken",
+          "list \(list.id) is renamed '\(updated.name)' in the source, but another list has that name; the name is kept",
+          uid: list.id)
+        updated.name = existing.list.name
+      } else {
+        changed.append("list.name")
+      }
     }
-    var updated = stored
-    updated.list.extra["mergedLists"] = .array(entries)
-    try repository.replaceListExtra(stored.handle, with: updated.list.extra)
-    report.listsUpdated += 1
-    let carried = [
-      ownUID ? "UID \(list.id)" : nil, color.map { "colour \($0)" }, symbol.map { "symbol \($0)" },
-      extra.map { _ in "extra" },
-    ].compactMap { $0 }
+    if adopting {
+      changed.append("list.id")
+      var aliases = updated.extra["mergedLists"]?.arrayValue ?? []
+      aliases.append(.object(["id": .string(existing.list.id), "name": .string(existing.list.name)]))
+      updated.extra["mergedLists"] = .array(aliases)
+    }
+    if updated != existing.list {
+      try repository.replaceList(existing.handle, with: updated)
+      report.listsUpdated += 1
+      for field in changed { report.fieldChanges[field, default: 0] += 1 }
+    }
+    return RepositoryList(handle: existing.handle, list: updated)
+  }
+
+  /// A source's list with the name (by key) of a stored list of another UID: the same list,
+  /// as when a backup is restored into a store whose lists came from elsewhere. The stored
+  /// list takes what the source changed, as any matched list does; a list with a UID of its
+  /// own (not one derived from its name by a source without list UIDs) also gives the stored
+  /// list its UID, the stored one kept in `extra.mergedLists` so that sources naming either
+  /// find the list, and the warning says so. Both are then known: the next import matches by
+  /// UID and says nothing.
+  private func adopt(_ list: ReminderList, named name: String, into stored: RepositoryList) throws -> RepositoryList {
+    // A source that knows the list by its name alone keeps finding it by name: the stored form
+    // of the name (its case, its spaces) stays.
+    guard list.id != StableID.derived(["list", ListName.key(for: name)]) else {
+      var derived = list
+      derived.id = stored.list.id
+      return try update(stored, with: derived, named: stored.list.name)
+    }
+    let updated = try update(stored, with: list, named: name, adopting: true)
     let likeness = ListName.sameScalars(name, stored.list.name) ? "" : " but for case, spaces or Unicode form"
     diagnostics.warning(
-      "list-merged-by-name",
-      "the list \(JSONText.quoted(name)) has the name of the store's list \(JSONText.quoted(stored.list.name)) (UID \(stored.list.id))\(likeness): its reminders go there, that list keeps its own values, and this list's \(carried.joined(separator: ", ")) \(carried.count == 1 ? "is" : "are") kept in its extra.mergedLists",
+      "list-matched-by-name",
+      "the list \(JSONText.quoted(name)) has the name of the store's list \(JSONText.quoted(stored.list.name)) (UID \(stored.list.id))\(likeness): that list takes this list's UID and values, and keeps \(stored.list.id) in its extra.mergedLists, so that sources naming either UID find it",
       uid: list.id)
     return updated
   }
@@ -276,11 +310,12 @@ public final class MergeEngine {
   private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
     var incoming = Incoming(
       reminder: source, location: location, digest: knownRecords?.take(forUID: source.id).map(stored))
+    if let parentID = source.parentID, let storedUID = matchedUIDs[parentID] { incoming.reminder.parentID = storedUID }
     let list = try resolveList(of: &incoming)
     if incoming.reminder.title.allSatisfy(\.isWhitespace) {
       warning("empty-title", "the reminder has an empty title", for: &incoming)
     }
-    let existing = try existingState(of: &incoming)
+    let existing = try existingState(of: &incoming, in: list)
     let parent = try resolveParent(of: &incoming, existing: existing)
     if incoming.warned || parent.isPending { incoming.digest = nil }
     let written: ReminderHandle
@@ -331,20 +366,70 @@ public final class MergeEngine {
   }
 
   /// The reminder the repository keeps under the incoming UID. A UID this merge has already
-  /// written (it comes twice in the source) gets a fresh UID instead, the source's kept in
-  /// `extra.originalId`.
-  private func existingState(of incoming: inout Incoming) throws -> ReminderState? {
-    guard let existing = try repository.reminderState(uid: incoming.reminder.id) else { return nil }
-    guard wasWrittenByThisMerge(existing.handle) else { return existing }
-    let original = incoming.reminder.id
-    let fresh = StableID.make()
-    warning(
-      "duplicate-uid",
-      "the UID \(original) appears again in the source; this one gets the new UID \(fresh) (the old one is kept in extra.originalId)",
-      for: &incoming)
-    incoming.reminder.extra["originalId"] = .string(original)
-    incoming.reminder.id = fresh
+  /// written (it comes twice in the source) gets a UID derived from it and the record, the
+  /// source's kept in `extra.originalId`, so that importing the source again finds the same
+  /// reminder under it. A source whose UIDs may be derived (`SourceIdentity`) falls back to
+  /// matching by list, parent, title and due date.
+  private func existingState(of incoming: inout Incoming, in list: RepositoryList) throws -> ReminderState? {
+    let sourceUID = incoming.reminder.id
+    if let existing = try repository.reminderState(uid: sourceUID) {
+      guard wasWrittenByThisMerge(existing.handle) else { return existing }
+      let derived = duplicateIDs.next(Self.identityParts(of: incoming.reminder))
+      warning(
+        "duplicate-uid",
+        "the UID \(sourceUID) appears again in the source; this one gets the UID \(derived), derived from it and the reminder, so a re-import finds it again (the old one is kept in extra.originalId)",
+        for: &incoming)
+      incoming.reminder.extra["originalId"] = .string(sourceUID)
+      incoming.reminder.id = derived
+      guard let kept = try repository.reminderState(uid: derived), !wasWrittenByThisMerge(kept.handle) else {
+        return nil
+      }
+      return kept
+    }
+    guard options.identity == .derivedWhenAbsent else { return nil }
+    let parent = try incoming.reminder.parentID.map { try repository.reminderHandle(uid: $0) }
+    if incoming.reminder.parentID != nil, parent == nil { return nil }
+    let candidates = try repository.reminderStates(
+      list: list.handle, parent: parent ?? nil, title: incoming.reminder.title
+    ).filter { !wasWrittenByThisMerge($0.handle) }
+    guard let (match, storedUID) = try sameDue(as: incoming.reminder, among: candidates, in: list) else {
+      return nil
+    }
+    matchedUIDs[sourceUID] = storedUID
+    incoming.reminder.id = storedUID
+    return match
+  }
+
+  /// The first candidate whose due date is the incoming one as the source would carry it (a
+  /// source without due dates matches any), with its UID.
+  private func sameDue(
+    as incoming: Reminder, among candidates: [ReminderState], in list: RepositoryList
+  ) throws -> (ReminderState, String)? {
+    let due = ReminderColumns(incoming)
+    for candidate in candidates {
+      guard let stored = try repository.reminder(candidate.handle)?.reminder else { continue }
+      if candidate.columns.due == due.due, candidate.columns.dueKind == due.dueKind,
+        candidate.columns.dueTimeZone == due.dueTimeZone
+      {
+        return (candidate, stored.id)
+      }
+      if let projected = try options.projection?.reminder(stored, in: list.list), projected.dueDate == incoming.dueDate
+      {
+        return (candidate, stored.id)
+      }
+    }
     return nil
+  }
+
+  /// What a reminder says that tells it apart from another with its UID: the parts a derived
+  /// UID is made of.
+  private static func identityParts(of reminder: Reminder) -> [String] {
+    let columns = ReminderColumns(reminder)
+    return [
+      "duplicate", reminder.id, reminder.listID, reminder.parentID ?? "", columns.title, columns.notes,
+      columns.due ?? "", columns.dueKind ?? "", columns.dueTimeZone ?? "", String(columns.isDone),
+      columns.completedAt ?? "", columns.createdAt ?? "", columns.tags, columns.url ?? "",
+    ]
   }
 
   /// Finds the parent now when the repository has it already; otherwise it is pending.
@@ -369,21 +454,30 @@ public final class MergeEngine {
     return .found(parent)
   }
 
-  /// Writes the incoming reminder over `existing` unless they are the same; returns the
-  /// handle written, or nil when nothing changed.
+  /// Writes what the source changed of `existing` (`FieldMerge`) unless it changed nothing;
+  /// returns the handle written, or nil when nothing changed.
   private func update(
     _ existing: ReminderState, with incoming: inout Incoming, in list: RepositoryList, parent: ParentLink
   ) throws -> ReminderHandle? {
-    if existing.columns.extra != "{}" {
-      incoming.reminder.extra = Self.merged(extra: incoming.reminder.extra, over: existing.columns.extraObject)
-    }
     let sameParent: Bool
     switch parent {
     case .none: sameParent = existing.parentUID == nil && existing.parent == nil
     case .found(let handle): sameParent = existing.parentUID == incoming.reminder.parentID && existing.parent == handle
     case .pending: sameParent = existing.parentUID == incoming.reminder.parentID
     }
-    if sameParent, existing.list == list.handle, existing.columns == ReminderColumns(incoming.reminder) {
+    let samePlace = sameParent && existing.list == list.handle
+    var changedFields: [String] = []
+    if !samePlace || existing.columns != ReminderColumns(incoming.reminder),
+      let stored = try repository.reminder(existing.handle)?.reminder
+    {
+      let projected =
+        try options.projection?.reminder(stored, in: list.list)
+        ?? FieldMerge.unprojected(stored, incoming: incoming.reminder)
+      let merge = FieldMerge.reminder(incoming.reminder, projected: projected, stored: stored)
+      incoming.reminder = merge.merged
+      changedFields = merge.changed
+    }
+    if samePlace, existing.columns == ReminderColumns(incoming.reminder) {
       report.unchanged += 1
       mark(existing.handle, in: &matched)
       if let digest = incoming.digest, existing.sourceDigest != digest {
@@ -391,11 +485,14 @@ public final class MergeEngine {
       }
       return nil
     }
+    if existing.list != list.handle { changedFields.append("list") }
+    if !sameParent { changedFields.append("parent") }
     // A parent that comes later in the source is attached by finish(); keep the link until then.
     let parentHandle = parent.isPending ? existing.parent : parent.handle
     try repository.replaceReminder(
       existing.handle, with: incoming.reminder, list: list.handle, parent: parentHandle, sourceDigest: incoming.digest)
     report.updated += 1
+    for field in changedFields { report.fieldChanges[field, default: 0] += 1 }
     mark(existing.handle, in: &matched)
     mark(existing.handle, in: &changed)
     return existing.handle
@@ -433,18 +530,6 @@ public final class MergeEngine {
       current = try repository.parent(of: handle)
     }
     return false
-  }
-
-  /// What a source carries beyond the model, laid over what the store kept: each format owns
-  /// its own key of `extra` (`ical`, `taskwarrior`, ...), so importing the same reminders from
-  /// another app keeps what the first app carried (an iCalendar alarm survives a Taskwarrior
-  /// import). The source's keys win; `invalid` is the source's alone, so a value fixed at the
-  /// source stops being reported.
-  static func merged(extra source: [String: JSONValue], over stored: [String: JSONValue]) -> [String: JSONValue] {
-    var result = stored
-    result.removeValue(forKey: "invalid")
-    result.merge(source) { _, new in new }
-    return result
   }
 
   /// What this merge wrote: every reminder whose handle is above `addedAfter` is new, and

@@ -16,6 +16,9 @@ public protocol ReminderRepository: AnyObject {
   func findList(uid: String) throws -> RepositoryList?
   /// The list whose name has the same key (`ListName.key(for:)`) as `name`.
   func findList(named name: String) throws -> RepositoryList?
+  /// The list that had the UID `alias` before it took another: one whose `extra.mergedLists`
+  /// has an entry with that `id`.
+  func findList(alias: String) throws -> RepositoryList?
   /// Adds a list; its name is kept trimmed and NFC-normalised.
   func addList(_ list: ReminderList) throws -> ListHandle
   func replaceList(_ handle: ListHandle, with list: ReminderList) throws
@@ -30,6 +33,9 @@ public protocol ReminderRepository: AnyObject {
   func reminder(_ handle: ReminderHandle) throws -> RepositoryReminder?
   /// The first reminder with `uid`.
   func reminderHandle(uid: String) throws -> ReminderHandle?
+  /// The reminders of a list under `parent` (top-level for nil) with exactly this title, oldest
+  /// first: the candidates for a reminder of a source without UIDs.
+  func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState]
   func parent(of handle: ReminderHandle) throws -> ReminderHandle?
   /// The newest handle so far: every reminder added later gets a greater one.
   func lastReminderHandle() throws -> ReminderHandle

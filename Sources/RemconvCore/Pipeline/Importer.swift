@@ -7,6 +7,9 @@ public enum Importer {
     public var strict = false
     /// More records than this fail the import (`InputLimits.maximumItemCount`).
     public var maximumItems = InputLimits.maximumItemCount
+    /// The options the source is read with: a stored item is compared with what the format,
+    /// read this way, would make of it (`FormatProjection`).
+    public var readerOptions = ReaderOptions()
 
     public init() {}
   }
@@ -21,8 +24,11 @@ public enum Importer {
   ) throws -> ImportReport {
     var report = ImportReport(source: source.displayName, format: format)
     report.dryRun = options.dryRun
+    let descriptor = FormatRegistry.named(format)
     let engineOptions = MergeEngine.Options(
-      targetList: options.targetList, defaultList: source.baseName ?? "Reminders")
+      targetList: options.targetList, defaultList: source.baseName ?? "Reminders",
+      projection: descriptor?.projection(source: source, readerOptions: options.readerOptions),
+      identity: FormatCarriage.mergeIdentity(of: format))
     do {
       report = try store.withPageCache(mebibytes: importPageCacheMebibytes) {
         try store.write(commit: !options.dryRun) {

@@ -49,6 +49,19 @@ extension Store {
       .first.map(Self.decodeList)
   }
 
+  /// The list with an entry of UID `alias` in its `extra.mergedLists`: a UID it had before it
+  /// took a source's (`MergeEngine`). Lists are few, so they are scanned.
+  public func list(alias: String) throws -> StoredList? {
+    try database.rows(
+      """
+      SELECT \(Self.listColumns) FROM lists WHERE EXISTS (
+        SELECT 1 FROM json_each(CASE WHEN json_valid(lists.extra) THEN lists.extra ELSE '{}' END, '$.mergedLists')
+        WHERE json_extract(value, '$.id') = ?)
+      ORDER BY id LIMIT 1
+      """, [.text(alias)]
+    ).first.map(Self.decodeList)
+  }
+
   /// The list whose name has the same key (trimmed, NFC, case-folded) as `name`.
   public func list(named name: String) throws -> StoredList? {
     try database.rows(

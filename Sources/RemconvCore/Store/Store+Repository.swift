@@ -17,6 +17,10 @@ extension Store: ReminderRepository {
     try list(named: name).map(RepositoryList.init)
   }
 
+  public func findList(alias: String) throws -> RepositoryList? {
+    try list(alias: alias).map(RepositoryList.init)
+  }
+
   public func addList(_ list: ReminderList) throws -> ListHandle {
     ListHandle(try insertList(list) as Int64)
   }
@@ -36,13 +40,26 @@ extension Store: ReminderRepository {
     let statement = try database.statement(HotQuery.reminderState) { Self.reminderStateQuery }
     try statement.bind(.text(uid), at: 1)
     defer { statement.reset() }
-    guard let row = try statement.step() else { return nil }
-    return ReminderState(
+    return try statement.step().map(Self.reminderState)
+  }
+
+  public func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState] {
+    try database.rows(
+      """
+      SELECT \(ReminderColumn.selectList(reading: Set(ReminderColumn.allCases).subtracting([.uid, .listUID])))
+      FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id
+      WHERE r.list_id = ? AND r.parent_id IS ? AND r.title = ? ORDER BY r.id
+      """, [.integer(list.ordinal), parent.map { .integer($0.ordinal) } ?? .null, .text(title)]
+    ).map(Self.reminderState)
+  }
+
+  private static func reminderState(_ row: Row) -> ReminderState {
+    ReminderState(
       handle: ReminderHandle(row.int(ReminderColumn.rowID) ?? 0),
       list: ListHandle(row.int(ReminderColumn.listRowID) ?? 0),
       parent: row.int(ReminderColumn.parentRowID).map(ReminderHandle.init),
       parentUID: row.string(ReminderColumn.parentUID), columns: ReminderColumns(row: row),
-      sourceDigest: Self.recordDigest(row.value(ReminderColumn.sourceDigest)))
+      sourceDigest: recordDigest(row.value(ReminderColumn.sourceDigest)))
   }
 
   public func reminder(_ handle: ReminderHandle) throws -> RepositoryReminder? {

@@ -13,11 +13,14 @@ import Testing
   @discardableResult
   func merge(
     _ records: [SourceRecord], targetList: String? = nil, knownRecords: KnownRecords? = nil,
-    diagnostics: DiagnosticLog = DiagnosticLog()
+    diagnostics: DiagnosticLog = DiagnosticLog(), projection: (any SourceProjection)? = nil,
+    identity: MergeEngine.SourceIdentity = .uids
   ) throws -> (report: ImportReport, warnings: [Diagnostic]) {
     let report = try repository.write(commit: true) {
+      let options = MergeEngine.Options(
+        targetList: targetList, defaultList: "Inbox", projection: projection, identity: identity)
       let engine = try MergeEngine(
-        repository: repository, options: MergeEngine.Options(targetList: targetList, defaultList: "Inbox"),
+        repository: repository, options: options,
         diagnostics: diagnostics, report: ImportReport(source: "test", format: "test"), knownRecords: knownRecords)
       // As `Importer` does: the lookup answers for this engine only while it runs.
       defer { knownRecords?.lookup = nil }
@@ -87,6 +90,66 @@ import Testing
     #expect(reminders[1].extra["originalId"] == .string("R1"))
   }
 
+  @Test func aUIDTwiceInOneSourceGetsTheSameDerivedUIDOnEveryImport() throws {
+    let records = [Self.work, Self.item("R1", title: "First"), Self.item("R1", title: "Second")]
+    try merge(records)
+    let derived = try #require(repository.allReminders.last?.id)
+    let (report, _) = try merge(records)
+    #expect(report.added == 0 && report.unchanged == 2)
+    #expect(repository.allReminders.map(\.id) == ["R1", derived])
+  }
+
+  // MARK: What the source carries (issue 21)
+
+  /// A source that carries no flag and no list colour, and no `extra` but its own key.
+  final class FlaglessProjection: SourceProjection {
+    func reminder(_ stored: Reminder, in list: ReminderList) throws -> Reminder? {
+      var projected = stored
+      projected.flagged = false
+      projected.extra = stored.extra.filter { $0.key == "app" }
+      return projected
+    }
+
+    func list(_ stored: ReminderList) throws -> ReminderList? {
+      var projected = stored
+      projected.color = nil
+      return projected
+    }
+  }
+
+  @Test func whatTheSourceCannotCarryStaysAndOnlyWhatItChangedIsWritten() throws {
+    try merge([
+      .list(ReminderList(id: "L1", name: "Work", color: "#FF0000")),
+      .reminder(
+        Reminder(id: "R1", listID: "L1", title: "Plan", flagged: true, extra: ["ical": .string("kept")]), Self.here),
+    ])
+    let source: [SourceRecord] = [
+      .list(ReminderList(id: "L1", name: "Work")),
+      .reminder(Reminder(id: "R1", listID: "L1", title: "Plan"), Self.here),
+    ]
+    let (same, _) = try merge(source, projection: FlaglessProjection())
+    #expect(same.unchanged == 1 && same.updated == 0 && same.listsUpdated == 0)
+    #expect(same.fieldChanges.isEmpty)
+    var noted = Reminder(id: "R1", listID: "L1", title: "Plan", notes: "agenda")
+    noted.extra["app"] = .string("new")
+    let (changed, _) = try merge([source[0], .reminder(noted, Self.here)], projection: FlaglessProjection())
+    #expect(changed.updated == 1 && changed.fieldChanges == ["notes": 1, "extra.app": 1])
+    let stored = try #require(repository.reminder(uid: "R1"))
+    #expect(
+      stored.flagged && stored.notes == "agenda" && stored.extra == ["ical": .string("kept"), "app": .string("new")])
+    #expect(repository.allLists.first?.color == "#FF0000")
+  }
+
+  @Test func aSourceWithoutUIDsFindsTheStoredRemindersByListParentTitleAndDue() throws {
+    try merge([Self.work, Self.item("R1", title: "Plan"), Self.item("R2", parent: "R1", title: "Book")])
+    let (report, _) = try merge(
+      [Self.work, Self.item("D1", title: "Plan"), Self.item("D2", parent: "D1", title: "Book"), Self.item("D3")],
+      identity: .derivedWhenAbsent)
+    #expect(report.added == 1 && report.unchanged == 2 && report.updated == 0)
+    #expect(repository.allReminders.map(\.id) == ["R1", "R2", "D3"])
+    #expect(repository.reminder(uid: "R2")?.parentID == "R1")
+  }
+
   @Test func aUIDTwiceInASecondImportUpdatesOnceThenGetsAFreshUID() throws {
     try merge([Self.work, Self.item("R1", title: "Stored")])
     let (report, warnings) = try merge([
@@ -141,28 +204,32 @@ import Testing
     #expect(repository.allLists.map(\.name) == ["Office"])
   }
 
-  @Test func aListWithTheNameKeyOfAnotherKeepsItsUIDAndColourInMergedLists() throws {
+  /// Issue 21: a list of another UID with the name of a stored one is that list, restored
+  /// from the source (a backup into a store whose lists came from elsewhere); its UID was the
+  /// stored list's and is kept as an alias, so either UID finds the list.
+  @Test func aListWithTheNameKeyOfAnotherTakesItsUIDAndValuesAndKeepsTheOldUIDAsAnAlias() throws {
     try merge([Self.work, Self.item("R1")])
     let (report, warnings) = try merge([
       .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
     ])
     #expect(report.listsAdded == 0 && report.listsUpdated == 1 && report.added == 1)
-    #expect(warnings.map(\.code) == ["list-merged-by-name"])
+    #expect(report.fieldChanges == ["list.id": 1, "list.color": 1, "list.name": 1])
+    #expect(warnings.map(\.code) == ["list-matched-by-name"])
     let lists = repository.allLists
     #expect(lists.count == 1)
     let work = try #require(lists.first)
-    #expect(work.id == "L1" && work.name == "Work" && work.color == nil)
-    let entries = try #require(work.extra["mergedLists"]?.arrayValue)
-    #expect(entries.count == 1)
-    #expect(entries.first?["id"] == .string("L2"))
-    #expect(entries.first?["color"] == .string("#FF0000"))
-    #expect(repository.reminder(uid: "R2")?.listID == "L1")
-    // The same file again keeps the entry as it is and says nothing more.
+    #expect(work.id == "L2" && work.name == "WORK" && work.color == "#FF0000")
+    #expect(work.extra["mergedLists"] == .array([.object(["id": .string("L1"), "name": .string("Work")])]))
+    #expect(repository.reminder(uid: "R1")?.listID == "L2" && repository.reminder(uid: "R2")?.listID == "L2")
+    // The same file again, and the first one naming the old UID, find the list and say nothing.
     let (again, quiet) = try merge([
       .list(ReminderList(id: "L2", name: "  WORK ", color: "#FF0000")), Self.item("R2", in: "L2"),
     ])
     #expect(again.listsUpdated == 0 && again.unchanged == 1)
     #expect(quiet.isEmpty)
+    let (old, alias) = try merge([.list(ReminderList(id: "L1", name: "WORK", color: "#FF0000")), Self.item("R1")])
+    #expect(old.listsUpdated == 0 && old.listsAdded == 0 && old.unchanged == 1)
+    #expect(alias.isEmpty)
   }
 
   @Test func aReminderInAListTheSourceNeverNamedGoesToTheDefaultList() throws {

@@ -419,6 +419,8 @@ public enum TodoistCSVFormat {
         // A whole-day due keeps the task's TIMEZONE as read; a time carries its own.
         if written.timeZone != nil || due.kind != .date { zone = written.timeZone }
       }
+      // A re-import finds them by their fallback identity instead (docs/formats.md).
+      uncarried["UIDs (a re-import matches by list, parent, title and due date)", default: 0] += 1
       if reminder.flagged { uncarried["flags", default: 0] += 1 }
       if reminder.url != nil { uncarried["URLs", default: 0] += 1 }
       if reminder.createdAt != nil || reminder.editedAt != nil {

@@ -21,7 +21,29 @@ public enum OPMLFormat {
     extensions: ["opml"], isDirectory: false,
     makeReader: { context in try OPMLReader(context: context) },
     makeWriter: { context in try OPMLWriter(context: context) },
-    sniff: { head in String(decoding: head, as: UTF8.self).contains("<opml") })
+    sniff: { head in String(decoding: head, as: UTF8.self).contains("<opml") },
+    dialect: { head in String(decoding: head, as: UTF8.self).contains(namespace) ? nil : withoutOwnAttributes })
+
+  /// An OPML document as an outliner writes it: without the attributes of remconv's namespace.
+  @Sendable static func withoutOwnAttributes(_ document: [UInt8]) -> [UInt8] {
+    let marker = Array(" \(prefix):".utf8)
+    var result: [UInt8] = []
+    result.reserveCapacity(document.count)
+    var index = 0
+    while index < document.count {
+      // ` remconv:name="value"`: the writer escapes every quote inside a value.
+      if document[index] == marker[0], document[index...].starts(with: marker),
+        let open = document[index...].firstIndex(of: UInt8(ascii: "\"")),
+        let close = document[(open + 1)...].firstIndex(of: UInt8(ascii: "\""))
+      {
+        index = close + 1
+        continue
+      }
+      result.append(document[index])
+      index += 1
+    }
+    return result
+  }
 }
 
 /// The names of the attributes remconv reads and writes.

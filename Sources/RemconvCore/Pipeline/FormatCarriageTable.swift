@@ -1,0 +1,32 @@
+extension FormatCarriage {
+  /// The table of docs/formats.md, format by format: what is not listed is kept.
+  public static let table: [FormatCarriage] = [
+    FormatCarriage("json"),
+    FormatCarriage("jsonl"),
+    FormatCarriage("csv"),
+    FormatCarriage("opml", identity: .derived),
+    FormatCarriage("ics", changed: ["notes", "completedAt", "createdAt", "list.createdAt"]),
+    FormatCarriage("jcal", changed: ["completedAt", "createdAt", "list.createdAt"]),
+    FormatCarriage("vdir", changed: ["notes", "completedAt", "createdAt"]),
+    FormatCarriage(
+      "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
+      lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+    FormatCarriage(
+      "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
+      lost: [
+        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
+        "list.createdAt", "list.extra",
+      ]),
+    FormatCarriage(
+      "googletasks", readOnly: true, extraKey: "googletasks",
+      lost: [
+        "flagged", "priority", "tags", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
+    FormatCarriage(
+      "mstodo", readOnly: true, extraKey: "mstodo",
+      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+    FormatCarriage(
+      "csv:ticktick", readOnly: true, extraKey: "ticktick",
+      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+  ]
+}

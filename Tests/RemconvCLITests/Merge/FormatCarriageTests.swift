@@ -94,10 +94,8 @@ import Testing
   /// Cells that fail only because of other points of issue 21, being fixed in parallel: the
   /// lead removes each mark once that part is merged.
   static let knownCells: [String: String] = [
-    "taskwarrior":
-      "issue 21 point 7 (i21-apps): the Taskwarrior writer stamps the annotation of a reminder without times with the time of export, which its reader keeps in extra.taskwarrior, so each export differs",
     "csv:todoist":
-      "one Todoist file is one project: the store's second list is written as a section of the first and comes back in it (list.name changed; left open by i21-merge, see its report)",
+      "one Todoist file is one project: the store's second list is written as a section of the first and comes back in it (list.name changed; left open by i21-merge, see its report)"
   ]
 
   /// The same for an import into an empty store.

@@ -253,7 +253,10 @@ final class TaskwarriorWriter: ReminderWriter {
     // Taskwarrior keys annotations by their time: a new one must come after the kept ones.
     let latestKept = result.compactMap { $0["entry"]?.stringValue.flatMap(TaskwarriorDate.parse) }.max()
     // An annotation's time is no reminder value: one `task` cannot hold is moved into its range.
-    var entry = TaskwarriorDate.clamped(reminder.editedAt ?? reminder.createdAt ?? Timestamp(options.now))
+    // Without any time of the reminder's, the earliest time `task` holds stands in rather than
+    // the time of export, so every export of the same reminder is the same.
+    let earliest = Timestamp(millisecondsSinceEpoch: TaskwarriorDate.writableSeconds.lowerBound * 1000)
+    var entry = TaskwarriorDate.clamped(reminder.editedAt ?? reminder.createdAt ?? earliest)
     if let latestKept, entry.millisecondsSinceEpoch / 1000 <= latestKept.millisecondsSinceEpoch / 1000 {
       entry = Timestamp(millisecondsSinceEpoch: (latestKept.millisecondsSinceEpoch / 1000 + 1) * 1000)
     }

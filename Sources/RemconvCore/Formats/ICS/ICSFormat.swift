@@ -50,37 +50,62 @@ public enum ICSFormat {
     return lines
   }
 
+  /// The lines of an iCalendar stream, list by list: what the `.ics` writer writes folded and
+  /// the jCal writer translates, so both write one mapping.
+  final class Lines {
+    private let encoder: VTodoEncoder
+    private let timezones: VTimezoneSource
+    private var zonesInCalendar: Set<String> = []
+
+    init(context: WriterContext) {
+      encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
+      timezones = VTimezoneSource(diagnostics: context.diagnostics)
+    }
+
+    /// `BEGIN:VCALENDAR` and the list's properties.
+    func begin(_ list: ReminderList) -> [String] {
+      zonesInCalendar = []
+      return ICSFormat.calendarLines(for: list)
+    }
+
+    /// The VTIMEZONEs the reminder needs that its calendar does not have yet, then its VTODO
+    /// (with its overrides).
+    func lines(for reminder: Reminder) -> [String] {
+      let encoded = encoder.encode(reminder)
+      var lines: [String] = []
+      for tzid in encoded.tzids where !zonesInCalendar.contains(tzid) {
+        zonesInCalendar.insert(tzid)
+        if let zone = timezones.lines(for: tzid, keptBy: reminder) { lines += zone }
+      }
+      return lines + encoded.lines
+    }
+
+    /// Reports, once, what was rounded for the whole output.
+    func finish() { encoder.finish() }
+  }
+
   /// An iCalendar stream: lists as VCALENDARs, each VTODO preceded by the VTIMEZONEs it needs
   /// that its calendar does not have yet.
   final class Writer: ReminderWriter {
     static let inputOrder = WriterInputOrder.groupedByList
     private var lines: FoldingLineWriter
     private let output: ByteWriter
-    private let encoder: VTodoEncoder
-    private let timezones: VTimezoneSource
-    private var zonesInCalendar: Set<String> = []
+    private let source: Lines
     private var calendarCount = 0
 
     init(context: WriterContext) throws {
       output = try context.requireStream("ics")
       lines = FoldingLineWriter(output: output)
-      encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
-      timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      source = Lines(context: context)
     }
 
     func beginList(_ list: ReminderList) throws {
       calendarCount += 1
-      zonesInCalendar = []
-      try lines.write(ICSFormat.calendarLines(for: list))
+      try lines.write(source.begin(list))
     }
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
-      let encoded = encoder.encode(reminder)
-      for tzid in encoded.tzids where !zonesInCalendar.contains(tzid) {
-        zonesInCalendar.insert(tzid)
-        if let zone = timezones.lines(for: tzid, keptBy: reminder) { try lines.write(zone) }
-      }
-      try lines.write(encoded.lines)
+      try lines.write(source.lines(for: reminder))
     }
 
     func endList(_ list: ReminderList) throws {
@@ -92,7 +117,7 @@ public enum ICSFormat {
         // A file with no calendar is not iCalendar; an empty one is.
         try lines.write(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + productID, "END:VCALENDAR"])
       }
-      encoder.finish()
+      source.finish()
       try output.flush()
     }
   }

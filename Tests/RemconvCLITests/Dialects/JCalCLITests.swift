@@ -11,7 +11,8 @@ import Testing
     #expect(bench.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)
     let result = bench.run(["export", "--format", "jcal"])
     #expect(result.status == .ok, "\(result.errors)")
-    #expect(withoutTimeZoneBodies(result.output) == withoutTimeZoneBodies(Repository.read("Samples/jcal/reminders.jcal")))
+    #expect(
+      withoutTimeZoneBodies(result.output) == withoutTimeZoneBodies(Repository.read("Samples/jcal/reminders.jcal")))
   }
 
   /// The jCal with each VTIMEZONE cut to its TZID: their observances come from the system's

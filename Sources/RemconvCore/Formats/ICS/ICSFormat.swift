@@ -55,16 +55,24 @@ public enum ICSFormat {
   final class Lines {
     private let encoder: VTodoEncoder
     private let timezones: VTimezoneSource
+    private let diagnostics: DiagnosticLog
     private var zonesInCalendar: Set<String> = []
 
     init(context: WriterContext) {
       encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
       timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      diagnostics = context.diagnostics
     }
 
     /// `BEGIN:VCALENDAR` and the list's properties.
     func begin(_ list: ReminderList) -> [String] {
       zonesInCalendar = []
+      if let created = list.createdAt, created.millisecondsSinceEpoch % 1000 != 0 {
+        diagnostics.warning(
+          "cannot-carry",
+          "the list's createdAt has fractions of a second; iCalendar keeps whole seconds, so they are cut", uid: list.id
+        )
+      }
       return ICSFormat.calendarLines(for: list)
     }
 
@@ -79,9 +87,6 @@ public enum ICSFormat {
       }
       return lines + encoded.lines
     }
-
-    /// Reports, once, what was rounded for the whole output.
-    func finish() { encoder.finish() }
   }
 
   /// An iCalendar stream: lists as VCALENDARs, each VTODO preceded by the VTIMEZONEs it needs
@@ -117,7 +122,6 @@ public enum ICSFormat {
         // A file with no calendar is not iCalendar; an empty one is.
         try lines.write(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + productID, "END:VCALENDAR"])
       }
-      source.finish()
       try output.flush()
     }
   }

@@ -346,7 +346,6 @@ public enum VdirFormat {
     }
 
     func finish() throws {
-      encoder.finish()
       if !rootExists {
         try Self.synchronize(stage)
         guard rename(stage, root) == 0 else {

@@ -39,7 +39,6 @@ final class JCalWriter: ReminderWriter {
 
   func finish() throws {
     try output.write(listCount == 0 ? "]\n" : "\n]\n")
-    source.finish()
     try output.flush()
   }
 }

@@ -206,3 +206,44 @@ import Testing
     #expect(view["CANCELLED-1"]?["status"] == .string("CANCELLED"))
   }
 }
+
+/// A store that imported jCal with an older remconv holds `extra.jcal`: its properties are
+/// written as the iCalendar properties they are, not hidden in `X-REMCONV-EXTRA`.
+@Suite struct LegacyJCalExtraTests {
+  @Test func keptJCalPropertiesAreWrittenAsProperties() throws {
+    let list = ReminderList(
+      id: "L", name: "Old",
+      extra: ["jcal": .object(["properties": .array([JCalProperty("calscale", text: "GREGORIAN").json])])])
+    var reminder = Reminder(id: "OLD-1", listID: "L", title: "t")
+    reminder.extra = [
+      "jcal": .object([
+        "properties": .array([
+          JCalProperty("rrule", [:], "recur", [.object(["freq": .string("DAILY"), "count": .number("3")])]).json,
+          JCalProperty("class", text: "PRIVATE").json,
+        ]),
+        "components": .array([
+          JCalComponent(
+            name: "valarm",
+            properties: [
+              JCalProperty("action", text: "DISPLAY").json,
+              JCalProperty("trigger", [:], "duration", [.string("-PT5M")]).json,
+            ],
+            components: []
+          ).json
+        ]),
+        "status": .string("IN-PROCESS"),
+      ])
+    ]
+    let (ics, _) = try ICSTest.write([(list, [reminder])])
+    for line in [
+      "CALSCALE:GREGORIAN", "RRULE:FREQ=DAILY;COUNT=3", "CLASS:PRIVATE", "BEGIN:VALARM", "TRIGGER:-PT5M",
+      "STATUS:IN-PROCESS",
+    ] {
+      #expect(ics.contains(line + "\r\n"), "\(line)\n\(ics)")
+    }
+    #expect(!ics.contains("X-REMCONV-EXTRA"))
+    let back = try #require(try ICSTest.read(text: ics).reminders.first)
+    #expect(back.extra["ical"]?["status"] == .string("IN-PROCESS"))
+    #expect(back.extra["jcal"] == nil)
+  }
+}

@@ -40,6 +40,10 @@ public enum ICSFormat {
     if let created = list.createdAt { property("X-REMCONV-CREATED", VTodoEncoder.utc(created)) }
     var passedThrough = list.extra
     passedThrough["ical"] = nil
+    // An older remconv's jCal reader kept a calendar's properties in `extra.jcal`: written as
+    // the properties they are; its components (a VTIMEZONE) stay other data.
+    let legacy = list.extra["jcal"]?.objectValue ?? [:]
+    passedThrough["jcal"] = legacy["components"].map { .object(["components": $0]) }
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", ICSText.escape(json)) }
     let ical = list.extra["ical"]?.objectValue ?? [:]
     // A value remconv could not read goes back where the list has none of its own.
@@ -47,6 +51,7 @@ public enum ICSFormat {
       if let line = raw.stringValue, !written.contains(ContentLine(text: line, line: 0).name) { lines.append(line) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
+    lines += JCalTranslation.legacyLines(legacy, components: false)
     return lines
   }
 

@@ -18,7 +18,12 @@ final class VTodoEncoder {
   }
 
   func encode(_ reminder: Reminder) -> Encoded {
-    let ical = reminder.extra["ical"]?.objectValue ?? [:]
+    // What an older remconv's jCal reader kept (`extra.jcal`) is the same iCalendar, written
+    // as such; the details it kept count while `extra.ical` has none.
+    let legacy = reminder.extra["jcal"]?.objectValue ?? [:]
+    let ical = (reminder.extra["ical"]?.objectValue ?? [:]).merging(
+      legacy.filter { ["status", "percent", "priority"].contains($0.key) }
+    ) { own, _ in own }
     let parameters = ical["parameters"]?.objectValue ?? [:]
     var lines = ["BEGIN:VTODO"]
     var tzids: [String] = []
@@ -93,6 +98,7 @@ final class VTodoEncoder {
     if reminder.flagged { property("X-REMCONV-FLAGGED", [], "TRUE") }
     var passedThrough = reminder.extra
     passedThrough["ical"] = nil
+    passedThrough["jcal"] = nil
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", [], ICSText.escape(json)) }
 
     // Lines that could not be read go back wrapped, so the output stays valid iCalendar.
@@ -100,6 +106,7 @@ final class VTodoEncoder {
       if let line = raw.stringValue { lines.append(VTodoDecoder.encodedInvalid(line)) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
+    lines += JCalTranslation.legacyLines(legacy, components: true)
     lines.append("END:VTODO")
     for override in ical["overrides"]?.arrayValue ?? [] {
       lines += (override.arrayValue ?? []).compactMap(\.stringValue)

@@ -117,6 +117,25 @@ enum JCalTranslation {
     }.joined(separator: ";")
   }
 
+  /// `extra.jcal` of stores that imported jCal before it shared the iCalendar mapping: the
+  /// raw properties, components and unreadable properties it kept, as content lines (those
+  /// that could not be read wrapped in `X-REMCONV-INVALID`, as `.ics` keeps them). Shapes
+  /// that are not jCal are left out.
+  static func legacyLines(_ jcal: [String: JSONValue], components: Bool) -> [String] {
+    var lines: [String] = []
+    for (_, property) in (jcal["invalid"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+      if let line = try? line(of: property) { lines.append(VTodoDecoder.encodedInvalid(line)) }
+    }
+    for property in jcal["properties"]?.arrayValue ?? [] {
+      if let line = try? line(of: property) { lines.append(line) }
+    }
+    guard components else { return lines }
+    for component in jcal["components"]?.arrayValue ?? [] {
+      if let component = JCalComponent(component), let inner = try? self.lines(of: component) { lines += inner }
+    }
+    return lines
+  }
+
   // MARK: iCalendar to jCal
 
   /// Unfolded content lines (one or more components, `BEGIN` to `END`) as jCal components.

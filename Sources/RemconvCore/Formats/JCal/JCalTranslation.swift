@@ -82,11 +82,11 @@ enum JCalTranslation {
     case .string(let text):
       switch type {
       case "text": return ICSText.escape(text)
-      case "date", "date-time", "time": return text.filter { $0 != "-" && $0 != ":" }
-      case "utc-offset": return text.filter { $0 != ":" }
+      case "date", "date-time", "time": return basic(text)
+      case "utc-offset": return String(decoding: text.utf8.filter { $0 != UInt8(ascii: ":") }, as: UTF8.self)
       case "period":
         return text.split(separator: "/", omittingEmptySubsequences: false).map { part in
-          part.contains("P") ? String(part) : part.filter { $0 != "-" && $0 != ":" }
+          part.contains("P") ? String(part) : basic(String(part))
         }.joined(separator: "/")
       default: return text
       }
@@ -96,6 +96,28 @@ enum JCalTranslation {
     case .object(let parts): return recurText(parts)
     case .null: return ""
     }
+  }
+
+  /// A jCal date, time or date-time in iCalendar's basic form: without `-` and `:`.
+  private static func basic(_ text: String) -> String {
+    String(decoding: text.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ":") }, as: UTF8.self)
+  }
+
+  /// Whether `text` is a JSON number, which a jCal `integer` or `float` value is written as.
+  private static func isJSONNumber(_ text: String, integer: Bool) -> Bool {
+    var bytes = Array(text.utf8)[...]
+    if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+    let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+    let whole = bytes.prefix(while: isDigit)
+    guard !whole.isEmpty, whole.count == 1 || whole.first != UInt8(ascii: "0") else { return false }
+    bytes = bytes.dropFirst(whole.count)
+    if integer { return bytes.isEmpty }
+    if bytes.first == UInt8(ascii: ".") {
+      let fraction = bytes.dropFirst().prefix(while: isDigit)
+      guard !fraction.isEmpty else { return false }
+      bytes = bytes.dropFirst(1 + fraction.count)
+    }
+    return bytes.isEmpty
   }
 
   /// RFC 5545's order of the parts of a recurrence rule.
@@ -111,7 +133,7 @@ enum JCalTranslation {
       let items = value.arrayValue ?? [value]
       let text = items.map { item -> String in
         let raw = item.stringValue ?? item.numberText ?? JSONText.encode(item)
-        return name == "until" ? raw.filter { $0 != "-" && $0 != ":" } : raw
+        return name == "until" ? basic(raw) : raw
       }
       return name.uppercased() + "=" + text.joined(separator: ",")
     }.joined(separator: ";")
@@ -272,8 +294,7 @@ enum JCalTranslation {
       let end = ends[1].contains("P") ? ends[1] : jcalValue(ends[1], type: "date-time")?.stringValue
       return end.map { .string(start + "/" + $0) }
     case "integer", "float":
-      guard case .number(let number)? = try? JSONParser.parse(text), number == text else { return nil }
-      return .number(number)
+      return isJSONNumber(text, integer: type == "integer") ? .number(text) : nil
     case "boolean":
       switch text.uppercased() {
       case "TRUE": return .bool(true)

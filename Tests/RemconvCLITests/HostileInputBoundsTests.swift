@@ -170,8 +170,9 @@ import Testing
     let directory = TemporaryDirectory()
     let limit = 16 << 20
     // The line remconv writes for the item with a one-letter note, then the note grown so
-    // that the line is exactly the limit: escaped control characters and quotes, which JSON
-    // writes longer than CSV, and plain letters.
+    // that the line is exactly the limit: escaped tabs (the control character the text rule
+    // keeps; the others are removed on import) and quotes, which JSON writes longer than CSV,
+    // and plain letters.
     let small = directory.file("small.sqlite")
     try run([
       "import", "--store", small, try write(directory, "small.jsonl", Data((HostileItems.line(note: "n") + "\n").utf8)),
@@ -189,7 +190,7 @@ import Testing
         let escapes = extra / 3 / 6
         let quotes = extra / 3 / 2
         note =
-          "n" + String(repeating: "\\u0001", count: escapes) + String(repeating: "\\\"", count: quotes)
+          "n" + String(repeating: "\\t\\t\\t", count: escapes) + String(repeating: "\\\"", count: quotes)
           + String(repeating: "n", count: extra - escapes * 6 - quotes * 2)
       }
       return smallLine.replacingOccurrences(of: #""notes":"n""#, with: #""notes":""# + note + #"""#)

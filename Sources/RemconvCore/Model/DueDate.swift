@@ -110,12 +110,31 @@ public enum DueDate: Hashable, Sendable, CustomStringConvertible {
     return LocalDateTime(secondsSinceEpoch: seconds + offset).date
   }
 
-  /// The instant at which `zone`'s clocks show `time` (the earlier one in a repeated hour).
+  /// The instant at which `zone`'s clocks show `time`, by RFC 5545 §3.3.5: a wall time the
+  /// clocks skip (a gap, when they are set forward) is read with the offset in force before
+  /// the gap; a wall time they show twice (an overlap, when they are set back) is its first
+  /// occurrence. Every conversion of a zoned wall time to an instant goes through here, so
+  /// readers and writers of every format agree on it.
   static func utcSeconds(ofWallTime time: LocalDateTime, in zone: TimeZone) -> Int64 {
     let wall = time.secondsSinceEpoch
-    let firstGuess = wall - Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall))))
-    let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(firstGuess))))
-    return wall - offset
+    func offset(at seconds: Int64) -> Int64 {
+      Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+    }
+    // A day either side of the wall time read as UTC lies outside any transition that could
+    // concern it (offsets are within ±26 hours): the offsets in force before and after.
+    let before = offset(at: wall - 86_400)
+    let after = offset(at: wall + 86_400)
+    // A candidate instant is real when the offset in force at it is the one it was made with.
+    let earlier = wall - before
+    let later = wall - after
+    let earlierIsReal = offset(at: earlier) == before
+    let laterIsReal = offset(at: later) == after
+    switch (earlierIsReal, laterIsReal) {
+    case (true, true): return min(earlier, later)  // an overlap (or no transition): the first
+    case (true, false): return earlier
+    case (false, true): return later
+    case (false, false): return earlier  // a gap: the offset before it
+    }
   }
 }
 

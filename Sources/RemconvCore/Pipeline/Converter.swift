@@ -12,7 +12,8 @@ public enum Converter {
     source: InputSource, diagnostics: DiagnosticLog, targetList: String? = nil,
     maximumItems: Int = InputLimits.maximumItemCount
   ) throws -> Int {
-    let reader = ItemLimitedReader(reader, source: source, limit: maximumItems)
+    let reader = TextRuleReader(
+      ItemLimitedReader(reader, source: source, limit: maximumItems), diagnostics: diagnostics)
     switch writerType.inputOrder {
     case .anyOrder:
       return try stream(

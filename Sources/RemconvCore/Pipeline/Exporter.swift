@@ -50,8 +50,15 @@ public enum Exporter {
         }
       }
       var count = 0
+      // The text rule where records leave the model: what an older store or an edit holds
+      // is not written for a reader to refuse.
       func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
-        try writer.write(reminder, in: list, depth: depth)
+        let (written, fields) = TextRule.cleaned(reminder)
+        if !fields.isEmpty {
+          options.diagnostics?.warning(
+            "cannot-carry", TextRule.message(fields, of: "reminder", "not written"), uid: reminder.id)
+        }
+        try writer.write(written, in: list, depth: depth)
         count += 1
         if count & 1023 == 0 { progress?(count) }
       }
@@ -66,16 +73,25 @@ public enum Exporter {
           orphansWritten += 1
         }
       }
+      func cleaned(_ list: ReminderList) -> ReminderList {
+        let (list, fields) = TextRule.cleaned(list)
+        if !fields.isEmpty {
+          options.diagnostics?.warning(
+            "cannot-carry", TextRule.message(fields, of: "list", "not written"), uid: list.id)
+        }
+        return list
+      }
       for stored in selected {
-        try writer.beginList(stored.list)
+        let list = cleaned(stored.list)
+        try writer.beginList(list)
         var outline = OutlineFilter()
         try store.forEachReminder(inListRow: stored.rowID, invalidText: invalidText) { reminder, depth in
           // A subtask whose parent the filter leaves out moves up, as outline writers expect.
           guard let depth = outline.visit(depth: depth, kept: options.filter?(reminder) ?? true) else { return }
-          try write(reminder, in: stored.list, depth: depth)
+          try write(reminder, in: list, depth: depth)
         }
-        if orphanCount > 0, stored == storedRecovery { try writeOrphans(into: stored.list) }
-        try writer.endList(stored.list)
+        if orphanCount > 0, stored == storedRecovery { try writeOrphans(into: list) }
+        try writer.endList(list)
       }
       if orphanCount > 0, storedRecovery == nil {
         let list = recoveryList(among: all)

@@ -39,7 +39,9 @@ public enum Importer {
             repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
             knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
-          let reader = ItemLimitedReader(reader, source: source, limit: options.maximumItems)
+          // The limits measure a record as read; the text rule then cleans it for the model.
+          let reader = TextRuleReader(
+            ItemLimitedReader(reader, source: source, limit: options.maximumItems), diagnostics: diagnostics)
           var count = 0
           while let record = try reader.next() {
             try engine.consume(record)

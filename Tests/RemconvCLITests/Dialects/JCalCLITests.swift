@@ -11,7 +11,17 @@ import Testing
     #expect(bench.run(["import", Repository.path("Samples/json/reminders.json")]).status == .ok)
     let result = bench.run(["export", "--format", "jcal"])
     #expect(result.status == .ok, "\(result.errors)")
-    #expect(result.output == Repository.read("Samples/jcal/reminders.jcal"))
+    #expect(
+      withoutTimeZoneBodies(result.output) == withoutTimeZoneBodies(Repository.read("Samples/jcal/reminders.jcal")))
+  }
+
+  /// The jCal with each VTIMEZONE cut to its TZID: their observances come from the system's
+  /// time-zone database, which changes with its releases (as `ICSTest.withoutTimeZoneBodies`).
+  private func withoutTimeZoneBodies(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      guard line.hasPrefix("[\"vtimezone\","), let end = line.range(of: "]")?.upperBound else { return String(line) }
+      return String(line[..<end])
+    }.joined(separator: "\n")
   }
 
   /// remconv → jCal → remconv gives the same store: lists (name, colour, symbol, creation time,

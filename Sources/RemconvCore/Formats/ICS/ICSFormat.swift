@@ -40,6 +40,10 @@ public enum ICSFormat {
     if let created = list.createdAt { property("X-REMCONV-CREATED", VTodoEncoder.utc(created)) }
     var passedThrough = list.extra
     passedThrough["ical"] = nil
+    // An older remconv's jCal reader kept a calendar's properties in `extra.jcal`: written as
+    // the properties they are; its components (a VTIMEZONE) stay other data.
+    let legacy = list.extra["jcal"]?.objectValue ?? [:]
+    passedThrough["jcal"] = legacy["components"].map { .object(["components": $0]) }
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", ICSText.escape(json)) }
     let ical = list.extra["ical"]?.objectValue ?? [:]
     // A value remconv could not read goes back where the list has none of its own.
@@ -47,7 +51,47 @@ public enum ICSFormat {
       if let line = raw.stringValue, !written.contains(ContentLine(text: line, line: 0).name) { lines.append(line) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
+    lines += JCalTranslation.legacyLines(legacy, components: false)
     return lines
+  }
+
+  /// The lines of an iCalendar stream, list by list: what the `.ics` writer writes folded and
+  /// the jCal writer translates, so both write one mapping.
+  final class Lines {
+    private let encoder: VTodoEncoder
+    private let timezones: VTimezoneSource
+    private let diagnostics: DiagnosticLog
+    private var zonesInCalendar: Set<String> = []
+
+    init(context: WriterContext) {
+      encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
+      timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      diagnostics = context.diagnostics
+    }
+
+    /// `BEGIN:VCALENDAR` and the list's properties.
+    func begin(_ list: ReminderList) -> [String] {
+      zonesInCalendar = []
+      if let created = list.createdAt, created.millisecondsSinceEpoch % 1000 != 0 {
+        diagnostics.warning(
+          "cannot-carry",
+          "the list's createdAt has fractions of a second; iCalendar keeps whole seconds, so they are cut", uid: list.id
+        )
+      }
+      return ICSFormat.calendarLines(for: list)
+    }
+
+    /// The VTIMEZONEs the reminder needs that its calendar does not have yet, then its VTODO
+    /// (with its overrides).
+    func lines(for reminder: Reminder) -> [String] {
+      let encoded = encoder.encode(reminder)
+      var lines: [String] = []
+      for tzid in encoded.tzids where !zonesInCalendar.contains(tzid) {
+        zonesInCalendar.insert(tzid)
+        if let zone = timezones.lines(for: tzid, keptBy: reminder) { lines += zone }
+      }
+      return lines + encoded.lines
+    }
   }
 
   /// An iCalendar stream: lists as VCALENDARs, each VTODO preceded by the VTIMEZONEs it needs
@@ -56,31 +100,22 @@ public enum ICSFormat {
     static let inputOrder = WriterInputOrder.groupedByList
     private var lines: FoldingLineWriter
     private let output: ByteWriter
-    private let encoder: VTodoEncoder
-    private let timezones: VTimezoneSource
-    private var zonesInCalendar: Set<String> = []
+    private let source: Lines
     private var calendarCount = 0
 
     init(context: WriterContext) throws {
       output = try context.requireStream("ics")
       lines = FoldingLineWriter(output: output)
-      encoder = VTodoEncoder(now: context.options.now, diagnostics: context.diagnostics)
-      timezones = VTimezoneSource(diagnostics: context.diagnostics)
+      source = Lines(context: context)
     }
 
     func beginList(_ list: ReminderList) throws {
       calendarCount += 1
-      zonesInCalendar = []
-      try lines.write(ICSFormat.calendarLines(for: list))
+      try lines.write(source.begin(list))
     }
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
-      let encoded = encoder.encode(reminder)
-      for tzid in encoded.tzids where !zonesInCalendar.contains(tzid) {
-        zonesInCalendar.insert(tzid)
-        if let zone = timezones.lines(for: tzid, keptBy: reminder) { try lines.write(zone) }
-      }
-      try lines.write(encoded.lines)
+      try lines.write(source.lines(for: reminder))
     }
 
     func endList(_ list: ReminderList) throws {
@@ -92,7 +127,6 @@ public enum ICSFormat {
         // A file with no calendar is not iCalendar; an empty one is.
         try lines.write(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + productID, "END:VCALENDAR"])
       }
-      encoder.finish()
       try output.flush()
     }
   }

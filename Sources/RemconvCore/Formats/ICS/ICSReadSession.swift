@@ -22,7 +22,14 @@ final class ICSReadSession {
     self.derivedIDs = derivedIDs
   }
 
-  func location(_ line: Int?) -> SourceLocation { SourceLocation(file: file, line: line) }
+  /// Where in the input a line of the iCalendar read stands, when the iCalendar is a
+  /// translation (jCal): where the component it came from begins.
+  var sourceLocation: ((Int) -> SourceLocation)?
+
+  func location(_ line: Int?) -> SourceLocation {
+    if let line, let sourceLocation { return sourceLocation(line) }
+    return SourceLocation(file: file, line: line)
+  }
 
   func warn(_ code: String, _ message: String, line: Int?, uid: String?) {
     diagnostics.warning(code, message, at: location(line), uid: uid)

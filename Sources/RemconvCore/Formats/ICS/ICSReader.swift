@@ -277,8 +277,21 @@ enum ICSInput {
   }
 
   /// Copies a stream (standard input, a pipe) to a private temporary file, line by line, and
-  /// opens it twice. The file is unlinked at once: nothing is left behind.
+  /// opens it twice.
   private static func spool(_ input: ByteReader, name: String) throws(RemconvError) -> (
+    prescan: ByteReader, main: ByteReader
+  ) {
+    try spool(name: name) { writer throws(RemconvError) in
+      while let line = try input.readLine() {
+        try writer.write(bytes: line)
+        try writer.write(byte: 0x0A)
+      }
+    }
+  }
+
+  /// What `write` writes, in a private temporary file opened twice. The file is unlinked at
+  /// once: nothing is left behind.
+  static func spool(name: String, _ write: (ByteWriter) throws(RemconvError) -> Void) throws(RemconvError) -> (
     prescan: ByteReader, main: ByteReader
   ) {
     let path = FileManager.default.temporaryDirectory
@@ -295,10 +308,7 @@ enum ICSInput {
     }
     let writer = ByteWriter(fileDescriptor: descriptor, name: name)
     do {
-      while let line = try input.readLine() {
-        try writer.write(bytes: line)
-        try writer.write(byte: 0x0A)
-      }
+      try write(writer)
       try writer.flush()
     } catch {
       close(descriptor)

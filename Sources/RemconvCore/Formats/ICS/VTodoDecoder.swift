@@ -192,7 +192,14 @@ struct VTodoDecoder {
     /// `X-REMCONV-EXTRA`: what other formats carried, written by remconv.
     var passedThrough: [String: JSONValue] = [:]
 
-    var isDone: Bool { statusDone || completedAt != nil || percentDone }
+    /// Whether STATUS is one of RFC 5545's VTODO statuses; it then says alone whether the
+    /// to-do is done.
+    var statusIsKnown = false
+
+    /// RFC 5545 §3.8.1.11: STATUS is the to-do's overall status, so a known STATUS decides (a
+    /// COMPLETED time with STATUS:NEEDS-ACTION is a to-do reopened, not done). Without one, a
+    /// COMPLETED time or PERCENT-COMPLETE:100 says it is done.
+    var isDone: Bool { statusIsKnown ? statusDone : completedAt != nil || percentDone }
 
     var extra: [String: JSONValue] {
       var ical: [String: JSONValue] = [:]
@@ -218,7 +225,9 @@ struct VTodoDecoder {
     case .description:
       fields.notes = ICSText.unescape(value)
     case .status:
-      switch value.trimmingASCIIWhitespace().uppercased() {
+      let status = value.trimmingASCIIWhitespace().uppercased()
+      fields.statusIsKnown = ["COMPLETED", "NEEDS-ACTION", "IN-PROCESS", "CANCELLED"].contains(status)
+      switch status {
       case "COMPLETED": fields.statusDone = true
       case "NEEDS-ACTION": break
       case "CANCELLED":

@@ -11,7 +11,6 @@ final class VTodoEncoder {
 
   private let stamp: String
   private let diagnostics: DiagnosticLog
-  private var subSecondTimestamps = 0
 
   init(now: Date, diagnostics: DiagnosticLog) {
     stamp = Self.utc(Timestamp(now))
@@ -19,7 +18,12 @@ final class VTodoEncoder {
   }
 
   func encode(_ reminder: Reminder) -> Encoded {
-    let ical = reminder.extra["ical"]?.objectValue ?? [:]
+    // What an older remconv's jCal reader kept (`extra.jcal`) is the same iCalendar, written
+    // as such; the details it kept count while `extra.ical` has none.
+    let legacy = reminder.extra["jcal"]?.objectValue ?? [:]
+    let ical = (reminder.extra["ical"]?.objectValue ?? [:]).merging(
+      legacy.filter { ["status", "percent", "priority"].contains($0.key) }
+    ) { own, _ in own }
     let parameters = ical["parameters"]?.objectValue ?? [:]
     var lines = ["BEGIN:VTODO"]
     var tzids: [String] = []
@@ -31,10 +35,11 @@ final class VTodoEncoder {
       lines.append(line + ":" + value)
     }
 
+    reportWhatCannotBeCarried(reminder)
     property("UID", [], ICSText.escape(reminder.id))
     property("DTSTAMP", [], stamp)
-    if let created = reminder.createdAt { property("CREATED", [], timestamp(created)) }
-    if let edited = reminder.editedAt { property("LAST-MODIFIED", [], timestamp(edited)) }
+    if let created = reminder.createdAt { property("CREATED", [], Self.utc(created)) }
+    if let edited = reminder.editedAt { property("LAST-MODIFIED", [], Self.utc(edited)) }
     if !reminder.title.isEmpty { property("SUMMARY", [], ICSText.escape(reminder.title)) }
     if !reminder.notes.isEmpty { property("DESCRIPTION", [], ICSText.escape(reminder.notes)) }
 
@@ -42,7 +47,7 @@ final class VTodoEncoder {
     if reminder.isDone {
       let cancelled = keptStatus?.uppercased() == "CANCELLED"
       property("STATUS", [], cancelled ? "CANCELLED" : "COMPLETED")
-      if let completed = reminder.completedAt { property("COMPLETED", [], timestamp(completed)) }
+      if let completed = reminder.completedAt { property("COMPLETED", [], Self.utc(completed)) }
       if !cancelled { property("PERCENT-COMPLETE", [], "100") }
     } else {
       let status = keptStatus.flatMap { ["COMPLETED", "CANCELLED"].contains($0.uppercased()) ? nil : $0 }
@@ -81,7 +86,7 @@ final class VTodoEncoder {
       diagnostics.warning("cannot-carry", "iCalendar cannot carry an empty tag; it is left out", uid: reminder.id)
     }
     if !tags.isEmpty { property("CATEGORIES", [], tags.map(ICSText.escape).joined(separator: ",")) }
-    if let url = reminder.url {
+    if let url = reminder.url, !url.trimmingASCIIWhitespace().isEmpty {
       let singleLine = url.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
       if singleLine != url {
         diagnostics.warning(
@@ -93,6 +98,7 @@ final class VTodoEncoder {
     if reminder.flagged { property("X-REMCONV-FLAGGED", [], "TRUE") }
     var passedThrough = reminder.extra
     passedThrough["ical"] = nil
+    passedThrough["jcal"] = nil
     if let json = ICSPassThrough.encode(passedThrough) { property("X-REMCONV-EXTRA", [], ICSText.escape(json)) }
 
     // Lines that could not be read go back wrapped, so the output stays valid iCalendar.
@@ -100,6 +106,7 @@ final class VTodoEncoder {
       if let line = raw.stringValue { lines.append(VTodoDecoder.encodedInvalid(line)) }
     }
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
+    lines += JCalTranslation.legacyLines(legacy, components: true)
     lines.append("END:VTODO")
     for override in ical["overrides"]?.arrayValue ?? [] {
       lines += (override.arrayValue ?? []).compactMap(\.stringValue)
@@ -113,18 +120,35 @@ final class VTodoEncoder {
     return Encoded(lines: lines, tzids: tzids)
   }
 
-  /// Reports, once, what was rounded for the whole output.
-  func finish() {
-    if subSecondTimestamps > 0 {
+  /// Reports, naming the reminder and the fields, what iCalendar cannot carry as the model
+  /// holds it: fractions of a second, a CR in text (TEXT has one line break, written `\n`),
+  /// an empty URL (a URL property needs a URI).
+  private func reportWhatCannotBeCarried(_ reminder: Reminder) {
+    let instants = [
+      ("createdAt", reminder.createdAt), ("editedAt", reminder.editedAt), ("completedAt", reminder.completedAt),
+    ]
+    let subSecond = instants.compactMap { name, value in
+      value.map { $0.millisecondsSinceEpoch % 1000 != 0 } == true ? name : nil
+    }
+    if !subSecond.isEmpty {
       diagnostics.warning(
         "cannot-carry",
-        "\(subSecondTimestamps) timestamp(s) had fractions of a second; iCalendar keeps whole seconds, so they are cut")
+        "\(subSecond.joined(separator: ", ")) \(subSecond.count == 1 ? "has" : "have") fractions of a second; iCalendar keeps whole seconds, so they are cut",
+        uid: reminder.id)
     }
-  }
-
-  private func timestamp(_ value: Timestamp) -> String {
-    if value.millisecondsSinceEpoch % 1000 != 0 { subSecondTimestamps += 1 }
-    return Self.utc(value)
+    let texts = [("title", reminder.title), ("notes", reminder.notes)] + reminder.tags.map { ("tags", $0) }
+    var withCR: [String] = []
+    for (name, text) in texts where text.utf8.contains(0x0D) && !withCR.contains(name) { withCR.append(name) }
+    if !withCR.isEmpty {
+      diagnostics.warning(
+        "cannot-carry",
+        "\(withCR.joined(separator: ", ")) \(withCR.count == 1 ? "holds" : "hold") a CR; iCalendar text has one line break, so CR and CRLF are written as LF",
+        uid: reminder.id)
+    }
+    if let url = reminder.url, url.trimmingASCIIWhitespace().isEmpty {
+      diagnostics.warning(
+        "cannot-carry", "the url is empty; iCalendar's URL needs a URI, so it is left out", uid: reminder.id)
+    }
   }
 
   /// `20261130T090000Z`.

@@ -369,7 +369,6 @@ public enum VdirFormat {
     }
 
     func finish() throws {
-      encoder.finish()
       if options.dryRun {
         for (name, exists) in staged where exists { handleStaleItems(in: name) }
         isFinished = true

@@ -1,78 +1,70 @@
-/// Reads jCal one component at a time: a VCALENDAR (`["vcalendar",[…],[…]]`), a JSON array of
-/// VCALENDARs, or a bare VTODO.
+/// Reads jCal by translating it to iCalendar (`JCalTranslation`) and reading that with the
+/// iCalendar reader: a VCALENDAR is a list and its VTODOs are reminders by the one mapping of
+/// `docs/formats-ics.md`, every other property and component kept as iCalendar keeps it.
 ///
-/// A VCALENDAR's properties are read whole (they are few); its components are streamed, so a
-/// calendar of any size holds one VTODO in memory at a time.
+/// Takes a VCALENDAR (`["vcalendar",[…],[…]]`), a JSON array of VCALENDARs, or a bare VTODO
+/// (read as the one VTODO of a calendar without a name). The jCal is read one component at a
+/// time into a private temporary file, so a calendar of any size holds one component in
+/// memory; messages name the line of the jCal component a property came from.
 final class JCalReader: ReminderReader {
-  private let context: ReaderContext
-  private let parser: JSONParser
-  private let decoder: JCalDecoder
-
-  private enum State {
-    case start
-    /// Inside a top-level array of VCALENDARs, before one or `]`.
-    case calendars(ElementCursor)
-    /// Inside a VCALENDAR's components array, before one or `]`; `outer` is the top-level
-    /// array of VCALENDARs around it, if any.
-    case components(ElementCursor, outer: ElementCursor?)
-    case finished
-  }
-  private var state = State.start
-  private var pending: [SourceRecord] = []
-  /// The current VCALENDAR: its list, where it began, and the components kept for it.
-  private var calendar: (list: ReminderList, location: SourceLocation, kept: [JSONValue])?
+  private let reader: ICSReader
 
   init(context: ReaderContext) throws {
-    self.context = context
-    parser = JSONParser(reader: try context.openByteReader())
+    let session = ICSReadSession(
+      file: context.source.displayName, diagnostics: context.diagnostics, options: context.options,
+      links: ChildLinks(), derivedIDs: DerivedIDGenerator())
+    let parser = JSONParser(reader: try context.openByteReader())
     parser.onDuplicateKey = context.duplicateKeyWarning
-    decoder = JCalDecoder(diagnostics: context.diagnostics, derivedIDs: DerivedIDGenerator())
+    var lineMap = JCalLineMap()
+    let inputs = try ICSInput.spool(name: context.source.displayName) { writer throws(RemconvError) in
+      var translator = JCalToICalendar(parser: parser, output: writer)
+      try translator.translate()
+      lineMap = translator.lineMap
+    }
+    let file = context.source.displayName
+    session.sourceLocation = { [lineMap] line in lineMap.source(of: line) ?? SourceLocation(file: file, line: line) }
+    try ICSPrescan.scan(inputs.prescan, session: session)
+    reader = ICSReader(
+      bytes: inputs.main, session: session, itemList: nil, derivation: nil,
+      fallbackName: context.options.listName ?? context.source.baseName ?? "Reminders", reportsMissingChildren: true)
   }
 
-  private var fallbackName: String { context.options.listName ?? context.source.baseName ?? "Reminders" }
+  func next() throws -> SourceRecord? { try reader.next() }
+}
 
-  func next() throws -> SourceRecord? {
-    while pending.isEmpty {
-      switch state {
-      case .start:
-        try readStart()
-      case .calendars(var cursor):
-        guard try cursor.nextElement(parser) else {
-          try finishDocument()
-          continue
-        }
-        state = .calendars(cursor)
-        _ = try parser.peekToken()
-        let location = parser.location
-        try parser.expect(UInt8(ascii: "["), "a jCal component")
-        let name = try parser.parseString()
-        guard name.lowercased() == "vcalendar" else {
-          throw RemconvError.malformedInput("malformed jCal: expected a vcalendar, found '\(name)'", at: location)
-        }
-        try beginCalendar(at: location, outer: cursor)
-      case .components(var cursor, let outer):
-        guard try cursor.nextElement(parser) else {
-          try endCalendar(outer: outer)
-          continue
-        }
-        state = .components(cursor, outer: outer)
-        _ = try parser.peekToken()
-        let location = parser.location
-        let value = try parser.parseValue(depth: 3)
-        guard let component = JCalComponent(value) else {
-          throw RemconvError.malformedInput(
-            "malformed jCal: a component must be [name, [properties], [components]]", at: location)
-        }
-        try take(component, at: location)
-      case .finished:
-        return nil
-      }
+/// For each line of the translation where a jCal component's lines begin, where in the jCal
+/// that component begins.
+struct JCalLineMap {
+  private var starts: [(translated: Int, source: SourceLocation)] = []
+
+  mutating func add(translated: Int, source: SourceLocation) { starts.append((translated, source)) }
+
+  func source(of translated: Int) -> SourceLocation? {
+    guard !starts.isEmpty else { return nil }
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let middle = (low + high) / 2
+      if starts[middle].translated <= translated { low = middle + 1 } else { high = middle }
     }
-    return pending.removeFirst()
+    return starts[max(low - 1, 0)].source
+  }
+}
+
+/// Writes a jCal document as iCalendar lines, one component at a time.
+private struct JCalToICalendar {
+  let parser: JSONParser
+  let output: ByteWriter
+  private(set) var lineMap = JCalLineMap()
+  private var linesWritten = 0
+
+  init(parser: JSONParser, output: ByteWriter) {
+    self.parser = parser
+    self.output = output
   }
 
   /// `[` then either `"vcalendar"` (one calendar), `"vtodo"` (one task) or `[` (several).
-  private func readStart() throws {
+  mutating func translate() throws(RemconvError) {
     guard try parser.peekToken() != nil else { throw parser.error("the input is empty") }
     let location = parser.location
     try parser.expect(UInt8(ascii: "["), "a jCal array")
@@ -80,7 +72,7 @@ final class JCalReader: ReminderReader {
     case UInt8(ascii: "\"")?:
       let name = try parser.parseString().lowercased()
       if name == "vcalendar" {
-        try beginCalendar(at: location, outer: nil)
+        try calendar(at: location)
       } else if name == "vtodo" {
         try parser.expect(UInt8(ascii: ","), "',' after the component name")
         let properties = try parser.parseValue(depth: 2)
@@ -91,20 +83,34 @@ final class JCalReader: ReminderReader {
           throw RemconvError.malformedInput(
             "malformed jCal: a component must be [name, [properties], [components]]", at: location)
         }
-        pending.append(.reminder(try decoder.reminder(todo, listID: "", at: location), location))
-        try finishDocument()
+        try write(["BEGIN:VCALENDAR"], at: location)
+        try write(todo, at: location)
+        try write(["END:VCALENDAR"], at: location)
       } else {
         throw RemconvError.malformedInput("malformed jCal: expected a vcalendar, found '\(name)'", at: location)
       }
     case UInt8(ascii: "[")?, UInt8(ascii: "]")?:
-      state = .calendars(ElementCursor())
+      var calendars = ElementCursor()
+      while try calendars.nextElement(parser) {
+        _ = try parser.peekToken()
+        let location = parser.location
+        try parser.expect(UInt8(ascii: "["), "a jCal component")
+        let name = try parser.parseString()
+        guard name.lowercased() == "vcalendar" else {
+          throw RemconvError.malformedInput("malformed jCal: expected a vcalendar, found '\(name)'", at: location)
+        }
+        try calendar(at: location)
+      }
     default:
       throw parser.error("expected a jCal component")
     }
+    if try parser.peekToken() != nil { throw parser.error("unexpected text after the jCal document") }
+    // No calendar at all (`[]`): an empty one, which is iCalendar that holds nothing.
+    if linesWritten == 0 { try write(["BEGIN:VCALENDAR", "END:VCALENDAR"], at: location) }
   }
 
-  /// After a calendar's name: its properties become a list, then its components are streamed.
-  private func beginCalendar(at location: SourceLocation, outer: ElementCursor?) throws {
+  /// After a calendar's name: its properties, then its components one at a time.
+  private mutating func calendar(at location: SourceLocation) throws(RemconvError) {
     try parser.expect(UInt8(ascii: ","), "',' after the component name")
     _ = try parser.peekToken()
     let propertiesLocation = parser.location
@@ -112,48 +118,50 @@ final class JCalReader: ReminderReader {
       throw RemconvError.malformedInput(
         "malformed jCal: a vcalendar's properties must be an array", at: propertiesLocation)
     }
-    let list = try decoder.list(properties: properties, components: [], fallbackName: fallbackName, at: location)
-    calendar = (list, location, [])
-    pending.append(.list(list))
+    var lines = ["BEGIN:VCALENDAR"]
+    for property in properties {
+      lines.append(try translated(at: location) { () throws(JCalShapeError) in try JCalTranslation.line(of: property) })
+    }
+    try write(lines, at: location)
     try parser.expect(UInt8(ascii: ","), "',' after the properties")
     try parser.expect(UInt8(ascii: "["), "the vcalendar's array of components")
-    state = .components(ElementCursor(), outer: outer)
-  }
-
-  /// A component of the current calendar: a VTODO is a reminder, a VEVENT or VJOURNAL is
-  /// counted and skipped, anything else (VTIMEZONE, …) is kept with the list.
-  private func take(_ component: JCalComponent, at location: SourceLocation) throws {
-    switch component.name {
-    case "vtodo":
-      let listID = calendar?.list.id ?? ""
-      pending.append(.reminder(try decoder.reminder(component, listID: listID, at: location), location))
-    case "vevent", "vjournal", "vfreebusy":
-      pending.append(.skipped(kind: component.name.uppercased(), location))
-    default:
-      calendar?.kept.append(component.json)
+    var components = ElementCursor()
+    while try components.nextElement(parser) {
+      _ = try parser.peekToken()
+      let location = parser.location
+      let value = try parser.parseValue(depth: 3)
+      guard let component = JCalComponent(value) else {
+        throw RemconvError.malformedInput(
+          "malformed jCal: a component must be [name, [properties], [components]]", at: location)
+      }
+      try write(component, at: location)
     }
-  }
-
-  /// After a calendar's components: `]` closes it; kept components complete its list.
-  private func endCalendar(outer: ElementCursor?) throws {
     try parser.expect(UInt8(ascii: "]"), "']' closing the vcalendar")
-    if let (list, _, kept) = calendar, !kept.isEmpty {
-      var completed = list
-      var jcal = completed.extra[JCalFormat.extraKey]?.objectValue ?? [:]
-      jcal["components"] = .array(kept)
-      completed.extra[JCalFormat.extraKey] = .object(jcal)
-      pending.append(.list(completed))
-    }
-    calendar = nil
-    if let outer {
-      state = .calendars(outer)
-    } else {
-      try finishDocument()
+    try write(["END:VCALENDAR"], at: location)
+  }
+
+  private mutating func write(_ component: JCalComponent, at location: SourceLocation) throws(RemconvError) {
+    try write(
+      try translated(at: location) { () throws(JCalShapeError) in try JCalTranslation.lines(of: component) },
+      at: location)
+  }
+
+  private func translated<Value>(
+    at location: SourceLocation, _ translate: () throws(JCalShapeError) -> Value
+  ) throws(RemconvError) -> Value {
+    do {
+      return try translate()
+    } catch {
+      throw RemconvError.malformedInput(error.message, at: location)
     }
   }
 
-  private func finishDocument() throws {
-    if try parser.peekToken() != nil { throw parser.error("unexpected text after the jCal document") }
-    state = .finished
+  /// Writes lines (folded: a line is read back as it was) and notes where they came from.
+  private mutating func write(_ lines: [String], at location: SourceLocation) throws(RemconvError) {
+    lineMap.add(translated: linesWritten + 1, source: location)
+    var buffer: [UInt8] = []
+    for line in lines { ICSText.appendFolded(line, to: &buffer) }
+    try output.write(bytes: buffer)
+    linesWritten += buffer.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
   }
 }

@@ -5,9 +5,9 @@ extension FormatCarriage {
     FormatCarriage("jsonl"),
     FormatCarriage("csv"),
     FormatCarriage("opml", identity: .derived),
-    FormatCarriage("ics", changed: ["notes", "completedAt", "createdAt", "list.createdAt"]),
-    FormatCarriage("jcal", changed: ["completedAt", "createdAt", "list.createdAt"]),
-    FormatCarriage("vdir", changed: ["notes", "completedAt", "createdAt"]),
+    FormatCarriage("ics", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("jcal", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("vdir", changed: ["notes", "completedAt", "url", "createdAt"]),
     FormatCarriage(
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
       lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),

@@ -115,6 +115,17 @@ import Testing
     let empty = TestBench()
     #expect(empty.run(["import", path, "--format", carriage.format]).status == .ok)
     let copy = try JSONParser.parse(empty.snapshot())
+    // A field the format changes is reported at export for every reminder whose value it changed.
+    for (field, keeping) in carriage.fields where keeping == .changed && !field.hasPrefix("list.") {
+      for reminder in Self.reminders(of: original) {
+        guard let back = Self.reminders(of: copy).first(where: { $0["title"] == reminder["title"] }),
+          Self.value(field, of: back) != Self.value(field, of: reminder), case .string(let uid)? = reminder["id"]
+        else { continue }
+        #expect(
+          errors.split(separator: "\n").contains { $0.contains("[cannot-carry]") && $0.contains(uid) },
+          "\(carriage.format): \(field) of \(uid) changed without a report: \(errors)")
+      }
+    }
     let expectations = {
       for (field, keeping) in carriage.fields where keeping == .kept && !field.hasPrefix("list.") && field != "parent" {
         // A format that does not keep isDone drops completed reminders (Todoist templates).

@@ -1,0 +1,204 @@
+import Foundation
+
+/// `--format apple-reminders`: Apple Reminders' own database, read only: a `Data-<UUID>.sqlite`
+/// (one account) or a folder holding them (the `Stores` folder: every account). The mapping is
+/// in `docs/formats-apple.md`; what it does not map is kept in `extra.apple`.
+public enum AppleRemindersFormat {
+  public static let descriptor = FormatDescriptor(
+    name: "apple-reminders", summary: "Apple Reminders' database: Data-*.sqlite or its Stores folder (read only)",
+    extensions: [], isDirectory: false,
+    makeReader: { context in try AppleRemindersReader(context: context) },
+    makeWriter: nil, sniff: nil)
+
+  static let extraKey = "apple"
+
+  /// The account files of a `Stores` folder, in name order.
+  static func storeFiles(in folder: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasPrefix("Data-") && $0.hasSuffix(".sqlite") }.sorted().map { folder + "/" + $0 }
+  }
+}
+
+/// `--format swiftdata`: a SwiftData or Core Data `default.store` of the reminders app's model
+/// (`ReminderList`, `Reminder`), read only.
+public enum SwiftDataFormat {
+  public static let descriptor = FormatDescriptor(
+    name: "swiftdata", summary: "A SwiftData default.store of ReminderList and Reminder (read only)",
+    extensions: ["store"], isDirectory: false,
+    makeReader: { context in try SwiftDataReader(context: context) },
+    makeWriter: nil, sniff: nil)
+
+  static let extraKey = "swiftdata"
+}
+
+/// Which Core Data format a SQLite file is, from its schema (detection without `--format`).
+enum CoreDataDetection {
+  static func format(ofFileAt path: String) -> FormatDescriptor? {
+    // The schema is in the main file: its -wal need not be copied to look at it.
+    guard let file = try? CoreDataFile(copying: path, includingWAL: false) else { return nil }
+    if AppleRemindersDatabase.recognizes(file) { return AppleRemindersFormat.descriptor }
+    if SwiftDataRemindersDatabase.recognizes(file) { return SwiftDataFormat.descriptor }
+    return nil
+  }
+}
+
+/// Reads every account file of the source, lists first, then reminders (parents before their
+/// subtasks).
+final class AppleRemindersReader: ReminderReader {
+  private var records: [SourceRecord] = []
+  private var position = 0
+
+  init(context: ReaderContext) throws {
+    let files: [String]
+    switch context.source {
+    case .file(let path):
+      files = [path]
+    case .directory(let path):
+      files = AppleRemindersFormat.storeFiles(in: path)
+      guard !files.isEmpty else {
+        throw RemconvError.invalidInput("\(path): holds no Data-*.sqlite file of Apple Reminders")
+      }
+    case .standardInput:
+      throw RemconvError.invalidInput("<stdin>: apple-reminders reads a Data-*.sqlite file or its folder, not a stream")
+    }
+    let accounts = try files.map { path throws(RemconvError) in
+      (path: path, database: try AppleRemindersDatabase(CoreDataFile(copying: path)))
+    }
+    // Lists are kept apart by account: a name another account already uses gets the account's
+    // name after it, so the store (one list per name) does not merge them.
+    var namesTaken: [String: String] = [:]
+    for account in accounts {
+      let mapping = AppleAccountMapping(
+        path: account.path, database: account.database, diagnostics: context.diagnostics)
+      for var list in mapping.lists {
+        let key = ListName.key(for: list.name)
+        if let owner = namesTaken[key], owner != account.path {
+          list.name += " (\(mapping.accountName))"
+        }
+        namesTaken[ListName.key(for: list.name)] = account.path
+        records.append(.list(list))
+      }
+      records += mapping.reminders.map { .reminder($0, SourceLocation(file: account.path)) }
+    }
+  }
+
+  func next() throws -> SourceRecord? {
+    guard position < records.count else { return nil }
+    defer { position += 1 }
+    return records[position]
+  }
+}
+
+/// One account's rows as lists and reminders.
+private struct AppleAccountMapping {
+  let accountName: String
+  var lists: [ReminderList] = []
+  var reminders: [Reminder] = []
+
+  init(path: String, database: AppleRemindersDatabase, diagnostics: DiagnosticLog) {
+    let fileName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    accountName = fileName.hasPrefix("Data-") ? String(fileName.dropFirst(5)) : fileName
+    let storeKey = database.storeUUID ?? fileName
+    let extraKey = AppleRemindersFormat.extraKey
+
+    // Groups are the rows other lists name as parent, and rows of a group entity; smart lists
+    // hold no reminders of their own and are left out.
+    let parentKeys = Set(database.lists.compactMap(\.parentKey))
+    let groupNames = Dictionary(
+      database.lists.filter { parentKeys.contains($0.key) || $0.entity.contains("Group") }.map {
+        ($0.key, $0.name ?? "")
+      }, uniquingKeysWith: { first, _ in first })
+    let sections = Dictionary(grouping: database.sections, by: \.listKey)
+    var listIDs: [Int64: String] = [:]
+    for row in database.lists where groupNames[row.key] == nil && !row.entity.contains("SmartList") {
+      let id = row.identifier ?? StableID.derived([storeKey, "list", String(row.key)])
+      listIDs[row.key] = id
+      var extra: [String: JSONValue] = ["account": .string(accountName)]
+      if let group = row.parentKey.flatMap({ groupNames[$0] }) { extra["group"] = .string(group) }
+      if !row.otherColumns.isEmpty { extra["columns"] = CoreDataValues.json(row.otherColumns) }
+      if let rows = sections[row.key] { extra["sections"] = .array(rows.map { CoreDataValues.json($0.columns) }) }
+      let color = row.colorArchive.map(ArchivedColor.init)
+      if let name = color?.symbolicName { extra["colorName"] = .string(name) }
+      lists.append(
+        ReminderList(
+          id: id, name: row.name ?? "Untitled", symbol: row.emblem ?? ReminderList.defaultSymbol, color: color?.hex,
+          createdAt: CoreDataValues.timestamp(row.creationDate), extra: [extraKey: .object(extra)]))
+    }
+
+    var reminderIDs: [Int64: String] = [:]
+    for row in database.reminders {
+      reminderIDs[row.key] =
+        row.calendarItemUID ?? row.identifier ?? StableID.derived([storeKey, "reminder", String(row.key)])
+    }
+    // Parents before their subtasks (Reminders nests one level).
+    let ordered = database.reminders.filter { $0.parentKey == nil } + database.reminders.filter { $0.parentKey != nil }
+    for row in ordered {
+      guard let id = reminderIDs[row.key] else { continue }
+      var extra: [String: JSONValue] = [:]
+      if let identifier = row.identifier, identifier != id { extra["identifier"] = .string(identifier) }
+      if !row.otherColumns.isEmpty { extra["columns"] = CoreDataValues.json(row.otherColumns) }
+      if let objects = database.objects[row.key] {
+        extra["objects"] = .array(
+          objects.map { object in
+            var fields = object.columns.mapValues(CoreDataValues.json)
+            fields["entity"] = .string(object.entity)
+            return .object(fields)
+          })
+      }
+      let priority = Int(row.priority ?? 0)
+      if ![0, 1, 5, 9].contains(priority) { extra["priority"] = .number(String(priority)) }
+      var due: DueDate?
+      if let seconds = row.dueDate {
+        due = Self.due(seconds, allDay: row.allDay, timeZone: row.timeZone)
+        if let zone = row.timeZone, due?.timeZoneIdentifier == nil, !row.allDay {
+          extra["timeZone"] = .string(zone)
+          diagnostics.warning(
+            "unknown-zone", "the time zone '\(zone)' is unknown here; the due date is kept as a UTC instant",
+            at: SourceLocation(file: path), uid: id)
+        }
+      }
+      var reminder = Reminder(
+        id: id, listID: row.listKey.flatMap { listIDs[$0] } ?? "", parentID: row.parentKey.flatMap { reminderIDs[$0] },
+        title: row.title ?? "", notes: row.notes ?? "", isDone: row.completed,
+        completedAt: CoreDataValues.timestamp(row.completionDate), flagged: row.flagged, dueDate: due,
+        priority: Priority(iCalendarNumber: priority), tags: database.hashtags[row.key] ?? [],
+        createdAt: CoreDataValues.timestamp(row.creationDate),
+        editedAt: CoreDataValues.timestamp(row.modificationDate))
+      if !extra.isEmpty { reminder.extra = [extraKey: .object(extra)] }
+      reminders.append(reminder)
+    }
+  }
+
+  /// A due date: all-day ones are stored as midnight UTC of their day; timed ones as an
+  /// instant, in the reminder's zone when it has one (a wall time there), else an instant.
+  static func due(_ seconds: Double, allDay: Bool, timeZone: String?) -> DueDate? {
+    guard let instant = CoreDataValues.timestamp(seconds) else { return nil }
+    let wall = instant.utcWallTime
+    if allDay { return .date(wall.date) }
+    if let timeZone, TimeZoneNames.isKnown(timeZone), let zone = TimeZone(identifier: timeZone) {
+      let utcSeconds = wall.secondsSinceEpoch
+      let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utcSeconds))))
+      return .zoned(LocalDateTime(secondsSinceEpoch: utcSeconds + offset), timeZone: timeZone)
+    }
+    return .utc(wall)
+  }
+}
+
+/// A list colour as Reminders archives it: an `NSKeyedArchiver` property list whose objects
+/// hold the symbolic name (`blue`, or `custom`) and the hex value (`#RRGGBBAA`) (icalPal).
+struct ArchivedColor {
+  var hex: String?
+  var symbolicName: String?
+
+  init(_ archive: [UInt8]) {
+    let plist = try? PropertyListSerialization.propertyList(from: Data(archive), options: [], format: nil)
+    let objects = ((plist as? [String: Any])?["$objects"] as? [Any]) ?? []
+    for case let text as String in objects where text != "$null" {
+      if let color = ListColor.normalized(text) {
+        hex = hex ?? color
+      } else if symbolicName == nil, text != "custom" {
+        symbolicName = text
+      }
+    }
+  }
+}

@@ -146,17 +146,15 @@ struct AppleRemindersDatabase {
     // The reminder an object belongs to is in one of `ZREMINDER`, `ZREMINDER1`, … (Core Data
     // numbers a relationship's column per entity that declares it).
     let reminderLinks = objectColumns.filter { $0.hasPrefix("ZREMINDER") && $0.dropFirst(9).allSatisfy(\.isNumber) }
-    if !listsInObjects {
-      for row in try file.rows(of: Self.objectTable) where !row.bool("ZMARKEDFORDELETION") {
-        guard let owner = reminderLinks.lazy.compactMap({ row.int($0) }).first else { continue }
-        if let label = row.int("ZHASHTAGLABEL").flatMap({ labels[$0] }) {
-          hashtags[owner, default: []].append(label)
-          continue
-        }
-        let entity = row.int("Z_ENT").flatMap { entityNames[$0] } ?? "unknown"
-        objects[owner, default: []].append(
-          ObjectRow(entity: entity, columns: Self.other(row, mapped: ["Z_PK", "Z_ENT"] + reminderLinks)))
+    for row in try file.rows(of: Self.objectTable) where !row.bool("ZMARKEDFORDELETION") {
+      let entity = row.int("Z_ENT").flatMap { entityNames[$0] } ?? "unknown"
+      guard entity != "REMCDList", let owner = reminderLinks.lazy.compactMap({ row.int($0) }).first else { continue }
+      if let label = row.int("ZHASHTAGLABEL").flatMap({ labels[$0] }) {
+        hashtags[owner, default: []].append(label)
+        continue
       }
+      objects[owner, default: []].append(
+        ObjectRow(entity: entity, columns: Self.other(row, mapped: ["Z_PK", "Z_ENT"] + reminderLinks)))
     }
     self.hashtags = hashtags
     self.objects = objects

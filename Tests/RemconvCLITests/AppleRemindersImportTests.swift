@@ -245,7 +245,8 @@ import Testing
     writer.standardOutput = output
     try writer.run()
     // The writer says when it holds the write lock; it keeps it until its input closes.
-    input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nUPDATE ZREMCDREMINDER SET ZTITLE = 'x';\n.print locked\n".utf8))
+    input.fileHandleForWriting.write(
+      Data("BEGIN IMMEDIATE;\nUPDATE ZREMCDREMINDER SET ZTITLE = 'x';\n.print locked\n".utf8))
     var said = Data()
     while !String(decoding: said, as: UTF8.self).contains("locked") {
       let chunk = output.fileHandleForReading.availableData

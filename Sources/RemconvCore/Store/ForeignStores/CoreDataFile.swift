@@ -83,6 +83,9 @@ final class CoreDataFile {
     }
     do throws(SQLiteError) {
       database = try Database(path: copy, mode: .readWrite)
+      // The file is another program's, maybe a hostile one: its schema (views, defaults,
+      // generated columns) may not call functions with side effects.
+      try database.execute("PRAGMA trusted_schema = OFF")
       let problems = try database.rows("PRAGMA quick_check").compactMap { $0.string(0) }
       guard problems == ["ok"] else {
         throw SQLiteError(extendedCode: 11, message: problems.prefix(3).joined(separator: "; "))

@@ -34,8 +34,8 @@ public enum SwiftDataFormat {
 /// Which Core Data format a SQLite file is, from its schema (detection without `--format`).
 enum CoreDataDetection {
   static func format(ofFileAt path: String) -> FormatDescriptor? {
-    // The schema is in the main file: its -wal need not be copied to look at it.
-    guard let file = try? CoreDataFile(copying: path, includingWAL: false) else { return nil }
+    // With its -wal: a new store's schema may not be checkpointed into the file yet.
+    guard let file = try? CoreDataFile(copying: path) else { return nil }
     if AppleRemindersDatabase.recognizes(file) { return AppleRemindersFormat.descriptor }
     if SwiftDataRemindersDatabase.recognizes(file) { return SwiftDataFormat.descriptor }
     return nil

@@ -57,7 +57,7 @@ final class CoreDataFile {
   /// `Z_METADATA.Z_UUID`: the store's identity, the base of derived UIDs.
   let storeUUID: String?
 
-  init(copying path: String, includingWAL: Bool = true) throws(RemconvError) {
+  init(copying path: String) throws(RemconvError) {
     sourcePath = path
     try Self.refuseIfBeingWritten(path)
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("remconv-read-\(UUID().uuidString)").path
@@ -68,7 +68,7 @@ final class CoreDataFile {
         atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
       let before = Self.fingerprint(path)
       try FileManager.default.copyItem(atPath: path, toPath: copy)
-      if includingWAL, FileManager.default.fileExists(atPath: path + "-wal") {
+      if FileManager.default.fileExists(atPath: path + "-wal") {
         try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
       }
       // A writer that committed while the files were copied leaves a copy that may not hold

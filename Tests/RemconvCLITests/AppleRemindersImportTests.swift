@@ -214,6 +214,18 @@ import Testing
     #expect(result.errors.contains("truncated or damaged"), "\(result.errors)")
   }
 
+  @Test func aFolderWithoutAccountsAndAStreamAreRefused() throws {
+    let directory = TemporaryDirectory()
+    directory.write("notes.txt", "not a store")
+    let bench = TestBench()
+    let folder = bench.run(["import", directory.path, "--format", "apple-reminders"])
+    #expect(folder.status == .dataError)
+    #expect(folder.errors.contains("\(directory.path): holds no Data-*.sqlite file"), "\(folder.errors)")
+    let stream = bench.run(["import", "-", "--format", "apple-reminders"], input: "SQLite format 3")
+    #expect(stream.status == .dataError)
+    #expect(stream.errors.contains("not a stream"), "\(stream.errors)")
+  }
+
   @Test func aLayoutMissingWhatTheMappingNeedsIsNamed() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("Data-odd.sqlite")

@@ -149,7 +149,7 @@ private struct AppleAccountMapping {
       if ![0, 1, 5, 9].contains(priority) { extra["priority"] = .number(String(priority)) }
       var due: DueDate?
       if let seconds = row.dueDate {
-        due = Self.due(seconds, allDay: row.allDay, timeZone: row.timeZone)
+        due = CoreDataValues.appleDue(seconds, allDay: row.allDay, timeZone: row.timeZone)
         if let zone = row.timeZone, due?.timeZoneIdentifier == nil, !row.allDay {
           extra["timeZone"] = .string(zone)
           diagnostics.warning(
@@ -167,20 +167,6 @@ private struct AppleAccountMapping {
       if !extra.isEmpty { reminder.extra = [extraKey: .object(extra)] }
       reminders.append(reminder)
     }
-  }
-
-  /// A due date: all-day ones are stored as midnight UTC of their day; timed ones as an
-  /// instant, in the reminder's zone when it has one (a wall time there), else an instant.
-  static func due(_ seconds: Double, allDay: Bool, timeZone: String?) -> DueDate? {
-    guard let instant = CoreDataValues.timestamp(seconds) else { return nil }
-    let wall = instant.utcWallTime
-    if allDay { return .date(wall.date) }
-    if let timeZone, TimeZoneNames.isKnown(timeZone), let zone = TimeZone(identifier: timeZone) {
-      let utcSeconds = wall.secondsSinceEpoch
-      let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utcSeconds))))
-      return .zoned(LocalDateTime(secondsSinceEpoch: utcSeconds + offset), timeZone: timeZone)
-    }
-    return .utc(wall)
   }
 }
 

@@ -16,6 +16,21 @@ enum CoreDataValues {
     timestamp(seconds)?.utcWallTime
   }
 
+  /// Apple Reminders' due date: all-day ones are stored as midnight UTC of their day; timed
+  /// ones as an instant, shown as the wall time in the reminder's zone when it has a known
+  /// one, else kept as the instant.
+  static func appleDue(_ seconds: Double, allDay: Bool, timeZone: String?) -> DueDate? {
+    guard let instant = timestamp(seconds) else { return nil }
+    let wall = instant.utcWallTime
+    if allDay { return .date(wall.date) }
+    if let timeZone, TimeZoneNames.isKnown(timeZone), let zone = TimeZone(identifier: timeZone) {
+      let utcSeconds = wall.secondsSinceEpoch
+      let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utcSeconds))))
+      return .zoned(LocalDateTime(secondsSinceEpoch: utcSeconds + offset), timeZone: timeZone)
+    }
+    return .utc(wall)
+  }
+
   /// A column value as JSON for `extra`.
   static func json(_ value: SQLValue) -> JSONValue {
     switch value {

@@ -175,10 +175,12 @@ import Testing
     let result = bench.run(["import", stores.current])
     #expect(result.status == .ok, "\(result.errors)")
     #expect(try Snapshot(bench).reminders["UID-WAL"] != nil)
-    // The Stores folder too.
-    let folderBench = TestBench()
-    #expect(folderBench.run(["import", stores.folder]).status == .ok)
-    #expect(try Snapshot(folderBench).reminders.count == 8)
+    // The Stores folder too, and the folder above it.
+    for folder in [stores.folder, stores.directory.path] {
+      let folderBench = TestBench()
+      #expect(folderBench.run(["import", folder]).status == .ok)
+      #expect(try Snapshot(folderBench).reminders.count == 8)
+    }
   }
 
   @Test func aSQLiteFileThatIsNotRemindersIsRefused() throws {

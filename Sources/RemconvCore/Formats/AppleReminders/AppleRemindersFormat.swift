@@ -12,10 +12,15 @@ public enum AppleRemindersFormat {
 
   static let extraKey = "apple"
 
-  /// The account files of a `Stores` folder, in name order.
+  /// The account files of a `Stores` folder, in name order; the folders above it
+  /// (`group.com.apple.reminders`, `Container_v1`) may be given too.
   static func storeFiles(in folder: String) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return names.filter { $0.hasPrefix("Data-") && $0.hasSuffix(".sqlite") }.sorted().map { folder + "/" + $0 }
+    for candidate in [folder, folder + "/Stores", folder + "/Container_v1/Stores"] {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: candidate)) ?? []
+      let files = names.filter { $0.hasPrefix("Data-") && $0.hasSuffix(".sqlite") }.sorted()
+      if !files.isEmpty { return files.map { candidate + "/" + $0 } }
+    }
+    return []
   }
 }
 

@@ -183,6 +183,55 @@ import Testing
     }
   }
 
+  /// An unencrypted device backup: files under hashed names, listed in `Manifest.db`
+  /// (`Files(fileID, domain, relativePath, flags, file)`, see `BackupManifest`).
+  @Test func anIPhoneBackupIsReadThroughItsManifest() throws {
+    let stores = try Stores()
+    let backup = stores.directory.file("Backup")
+    let domain = "AppDomainGroup-group.com.apple.reminders"
+    let files = [
+      (
+        "3a", "3a1f0000000000000000000000000000000000aa", domain, "Container_v1/Stores/Data-\(Self.accountA).sqlite",
+        stores.current
+      ),
+      (
+        "3a", "3a1f0000000000000000000000000000000000bb", domain,
+        "Container_v1/Stores/Data-\(Self.accountA).sqlite-wal", stores.current + "-wal"
+      ),
+      ("7c", "7c2e0000000000000000000000000000000000cc", "HomeDomain", "Library/Notes/notes.sqlite", stores.older),
+    ]
+    for (folder, fileID, _, _, source) in files {
+      try FileManager.default.createDirectory(atPath: backup + "/" + folder, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: source, toPath: backup + "/" + folder + "/" + fileID)
+    }
+    let manifest = try Database(path: backup + "/Manifest.db", mode: .create)
+    try manifest.execute(
+      "CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB)")
+    for (_, fileID, fileDomain, relativePath, _) in files {
+      try manifest.run(
+        "INSERT INTO Files VALUES (?, ?, ?, 1, NULL)", [.text(fileID), .text(fileDomain), .text(relativePath)])
+    }
+    manifest.close()
+    // Every file of the backup with its digest.
+    let contents = {
+      try FileManager.default.subpathsOfDirectory(atPath: backup).sorted().map { name in
+        var isDirectory: ObjCBool = false
+        FileManager.default.fileExists(atPath: backup + "/" + name, isDirectory: &isDirectory)
+        return isDirectory.boolValue ? name : name + " " + (try FixtureStores.digest(backup + "/" + name))
+      }
+    }
+    let before = try contents()
+    let bench = TestBench()
+    let result = bench.run(["import", backup])
+    #expect(result.status == .ok, "\(result.errors)")
+    let snapshot = try Snapshot(bench)
+    #expect(Set(snapshot.lists.keys) == ["Groceries", "Work"])
+    #expect(snapshot.lists["Work"]?["extra"]?["apple"]?["account"]?.stringValue == Self.accountA)
+    #expect(snapshot.reminders["UID-WAL"] != nil, "the -wal kept under its own hash is read")
+    #expect(snapshot.reminders.count == 6)
+    #expect(try contents() == before)
+  }
+
   @Test func aSQLiteFileThatIsNotRemindersIsRefused() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("notes.sqlite")

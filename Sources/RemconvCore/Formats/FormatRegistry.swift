@@ -49,7 +49,9 @@ public enum FormatRegistry {
     for source: InputSource, preopened: ByteReader? = nil
   ) throws(RemconvError) -> FormatDescriptor {
     if case .directory(let path) = source {
-      if !AppleRemindersFormat.storeFiles(in: path).isEmpty { return AppleRemindersFormat.descriptor }
+      if !AppleRemindersFormat.storeFiles(in: path).isEmpty || AppleRemindersFormat.isBackup(path) {
+        return AppleRemindersFormat.descriptor
+      }
       if let folderFormat = all.first(where: { $0.isDirectory && $0.canRead }) { return folderFormat }
       throw .invalidInput("\(source.displayName): is a folder, and no folder format is available")
     }

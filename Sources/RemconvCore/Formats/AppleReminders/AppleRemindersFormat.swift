@@ -12,6 +12,11 @@ public enum AppleRemindersFormat {
 
   static let extraKey = "apple"
 
+  /// True for a device backup's folder (it holds a `Manifest.db`).
+  static func isBackup(_ folder: String) -> Bool {
+    FileManager.default.fileExists(atPath: folder + "/" + BackupManifest.fileName)
+  }
+
   /// The account files of a `Stores` folder, in name order; the folders above it
   /// (`group.com.apple.reminders`, `Container_v1`) may be given too.
   static func storeFiles(in folder: String) -> [String] {
@@ -54,27 +59,37 @@ final class AppleRemindersReader: ReminderReader {
   private var position = 0
 
   init(context: ReaderContext) throws {
-    let files: [String]
+    let files: [AccountFile]
     switch context.source {
     case .file(let path):
-      files = [path]
+      files = [AccountFile(path: path)]
+    case .directory(let path) where AppleRemindersFormat.isBackup(path):
+      files = try BackupManifest.reminderStores(inBackup: path).map {
+        AccountFile(path: $0.path, wal: $0.walPath, name: $0.relativePath)
+      }
+      guard !files.isEmpty else {
+        throw RemconvError.invalidInput("\(path): the backup holds no Apple Reminders database")
+      }
     case .directory(let path):
-      files = AppleRemindersFormat.storeFiles(in: path)
+      files = AppleRemindersFormat.storeFiles(in: path).map { AccountFile(path: $0) }
       guard !files.isEmpty else {
         throw RemconvError.invalidInput("\(path): holds no Data-*.sqlite file of Apple Reminders")
       }
     case .standardInput:
       throw RemconvError.invalidInput("<stdin>: apple-reminders reads a Data-*.sqlite file or its folder, not a stream")
     }
-    let accounts = try files.map { path throws(RemconvError) in
-      (path: path, database: try AppleRemindersDatabase(CoreDataFile(copying: path)))
+    let accounts = try files.map { file throws(RemconvError) in
+      (
+        path: file.path, name: file.name,
+        database: try AppleRemindersDatabase(CoreDataFile(copying: file.path, wal: file.wal))
+      )
     }
     // Lists are kept apart by account: a name another account already uses gets the account's
     // name after it, so the store (one list per name) does not merge them.
     var namesTaken: [String: String] = [:]
     for account in accounts {
       let mapping = AppleAccountMapping(
-        path: account.path, database: account.database, diagnostics: context.diagnostics)
+        path: account.path, name: account.name, database: account.database, diagnostics: context.diagnostics)
       for var list in mapping.lists {
         let key = ListName.key(for: list.name)
         if let owner = namesTaken[key], owner != account.path {
@@ -94,14 +109,28 @@ final class AppleRemindersReader: ReminderReader {
   }
 }
 
+/// One account's database: a file, its write-ahead log, and the name that tells the account
+/// (`Data-<UUID>.sqlite`; a backup keeps the file under a hash).
+private struct AccountFile {
+  var path: String
+  var wal: String?
+  var name: String
+
+  init(path: String, wal: String? = nil, name: String? = nil) {
+    self.path = path
+    self.wal = wal
+    self.name = name ?? path
+  }
+}
+
 /// One account's rows as lists and reminders.
 private struct AppleAccountMapping {
   let accountName: String
   var lists: [ReminderList] = []
   var reminders: [Reminder] = []
 
-  init(path: String, database: AppleRemindersDatabase, diagnostics: DiagnosticLog) {
-    let fileName = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+  init(path: String, name: String, database: AppleRemindersDatabase, diagnostics: DiagnosticLog) {
+    let fileName = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
     accountName = fileName.hasPrefix("Data-") ? String(fileName.dropFirst(5)) : fileName
     let storeKey = database.storeUUID ?? fileName
     let extraKey = AppleRemindersFormat.extraKey

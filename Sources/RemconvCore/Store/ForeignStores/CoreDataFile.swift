@@ -57,7 +57,10 @@ final class CoreDataFile {
   /// `Z_METADATA.Z_UUID`: the store's identity, the base of derived UIDs.
   let storeUUID: String?
 
-  init(copying path: String) throws(RemconvError) {
+  /// Copies `path` and its write-ahead log: `wal`, `path-wal` by default (a backup keeps it
+  /// under another name).
+  init(copying path: String, wal walPath: String? = nil) throws(RemconvError) {
+    let walPath = walPath ?? path + "-wal"
     sourcePath = path
     try Self.refuseIfBeingWritten(path)
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("remconv-read-\(UUID().uuidString)").path
@@ -66,14 +69,14 @@ final class CoreDataFile {
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-      let before = Self.fingerprint(path)
+      let before = Self.fingerprint([path, walPath])
       try FileManager.default.copyItem(atPath: path, toPath: copy)
-      if FileManager.default.fileExists(atPath: path + "-wal") {
-        try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
+      if FileManager.default.fileExists(atPath: walPath) {
+        try FileManager.default.copyItem(atPath: walPath, toPath: copy + "-wal")
       }
       // A writer that committed while the files were copied leaves a copy that may not hold
       // together: refused like a writer holding the lock.
-      guard Self.fingerprint(path) == before else { throw RemconvError.storeBusy(Self.busyMessage(path)) }
+      guard Self.fingerprint([path, walPath]) == before else { throw RemconvError.storeBusy(Self.busyMessage(path)) }
     } catch let error as RemconvError {
       Self.remove(folder, registration)
       throw error
@@ -161,8 +164,8 @@ final class CoreDataFile {
 
   /// Size and modification time of the file and its `-wal`: unchanged across the copy means no
   /// writer committed meanwhile.
-  private static func fingerprint(_ path: String) -> [Int64] {
-    [path, path + "-wal"].flatMap { file -> [Int64] in
+  private static func fingerprint(_ files: [String]) -> [Int64] {
+    files.flatMap { file -> [Int64] in
       var status = stat()
       guard stat(file, &status) == 0 else { return [-1] }
       return [Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec)]

@@ -7,7 +7,7 @@ public enum AppleRemindersFormat {
   public static let descriptor = FormatDescriptor(
     name: "apple-reminders", summary: "Apple Reminders' database: Data-*.sqlite or its Stores folder (read only)",
     extensions: [], isDirectory: false,
-    makeReader: { context in try AppleRemindersReader(context: context) },
+    makeReader: { context in DecodedRecordsReader(try AppleRemindersRecords.read(context)) },
     makeWriter: nil, sniff: nil)
 
   static let extraKey = "apple"
@@ -35,7 +35,7 @@ public enum SwiftDataFormat {
   public static let descriptor = FormatDescriptor(
     name: "swiftdata", summary: "A SwiftData default.store of ReminderList and Reminder (read only)",
     extensions: ["store"], isDirectory: false,
-    makeReader: { context in try SwiftDataReader(context: context) },
+    makeReader: { context in DecodedRecordsReader(try SwiftDataRecords.read(context)) },
     makeWriter: nil, sniff: nil)
 
   static let extraKey = "swiftdata"
@@ -54,11 +54,9 @@ enum CoreDataDetection {
 
 /// Reads every account file of the source, lists first, then reminders (parents before their
 /// subtasks).
-final class AppleRemindersReader: ReminderReader {
-  private var records: [SourceRecord] = []
-  private var position = 0
-
-  init(context: ReaderContext) throws {
+enum AppleRemindersRecords {
+  static func read(_ context: ReaderContext) throws -> [SourceRecord] {
+    var records: [SourceRecord] = []
     let files: [AccountFile]
     switch context.source {
     case .file(let path):
@@ -100,13 +98,18 @@ final class AppleRemindersReader: ReminderReader {
       }
       records += mapping.reminders.map { .reminder($0, SourceLocation(file: account.path)) }
     }
+    return records
   }
+}
 
-  func next() throws -> SourceRecord? {
-    guard position < records.count else { return nil }
-    defer { position += 1 }
-    return records[position]
-  }
+/// A reader of records decoded beforehand: the Core Data readers resolve a database's
+/// structure (lists, parents, hashtags by key) across its tables first.
+final class DecodedRecordsReader: ReminderReader {
+  private var records: IndexingIterator<[SourceRecord]>
+
+  init(_ records: [SourceRecord]) { self.records = records.makeIterator() }
+
+  func next() throws -> SourceRecord? { records.next() }
 }
 
 /// One account's database: a file, its write-ahead log, and the name that tells the account

@@ -2,11 +2,9 @@
 ///
 /// UIDs are derived from the store's `Z_METADATA` UUID and each row's `Z_PK`, so the same
 /// store imported again finds the same items.
-final class SwiftDataReader: ReminderReader {
-  private var records: [SourceRecord] = []
-  private var position = 0
-
-  init(context: ReaderContext) throws {
+enum SwiftDataRecords {
+  static func read(_ context: ReaderContext) throws -> [SourceRecord] {
+    var records: [SourceRecord] = []
     guard case .file(let path) = context.source else {
       throw RemconvError.invalidInput(
         "\(context.source.displayName): swiftdata reads a default.store file, not a folder or a stream")
@@ -46,11 +44,6 @@ final class SwiftDataReader: ReminderReader {
       }
       records.append(.reminder(reminder, SourceLocation(file: path)))
     }
-  }
-
-  func next() throws -> SourceRecord? {
-    guard position < records.count else { return nil }
-    defer { position += 1 }
-    return records[position]
+    return records
   }
 }

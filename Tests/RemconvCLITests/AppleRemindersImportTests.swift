@@ -318,12 +318,16 @@ import Testing
     }
     let bench = TestBench()
     let result = bench.run(["import", stores.current, "--format", "apple-reminders"])
+    // Detection says so too, rather than "cannot tell the format".
+    let detected = bench.run(["import", stores.current])
     input.fileHandleForWriting.write(Data("ROLLBACK;\n".utf8))
     try input.fileHandleForWriting.close()
     writer.waitUntilExit()
     #expect(result.status == .busy)
     #expect(result.errors.contains(stores.current))
     #expect(result.errors.contains("being written by another program"), "\(result.errors)")
+    #expect(detected.status == .busy)
+    #expect(detected.errors.contains("being written by another program"), "\(detected.errors)")
   }
 
   @Test(arguments: [true, false])

@@ -63,7 +63,7 @@ public enum FormatRegistry {
     }
     // A SQLite file says what it is in its schema, not its first bytes.
     if case .file(let path) = source, CoreDataFile.isSQLite(head),
-      let format = CoreDataDetection.format(ofFileAt: path)
+      let format = try CoreDataDetection.format(ofFileAt: path)
     {
       return format
     }

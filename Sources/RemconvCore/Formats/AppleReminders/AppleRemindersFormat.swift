@@ -43,9 +43,18 @@ public enum SwiftDataFormat {
 
 /// Which Core Data format a SQLite file is, from its schema (detection without `--format`).
 enum CoreDataDetection {
-  static func format(ofFileAt path: String) -> FormatDescriptor? {
-    // With its -wal: a new store's schema may not be checkpointed into the file yet.
-    guard let file = try? CoreDataFile(copying: path) else { return nil }
+  /// The format, nil when the schema is no known one (or the file is not readable SQLite).
+  /// A database another program is writing is refused here already, with that reason.
+  static func format(ofFileAt path: String) throws(RemconvError) -> FormatDescriptor? {
+    let file: CoreDataFile
+    do {
+      // With its -wal: a new store's schema may not be checkpointed into the file yet.
+      file = try CoreDataFile(copying: path)
+    } catch .storeBusy(let message) {
+      throw .storeBusy(message)
+    } catch {
+      return nil
+    }
     if AppleRemindersDatabase.recognizes(file) { return AppleRemindersFormat.descriptor }
     if SwiftDataRemindersDatabase.recognizes(file) { return SwiftDataFormat.descriptor }
     return nil

@@ -38,6 +38,8 @@ public enum FormatRegistry {
     ICSFormat.descriptor,
     VdirFormat.descriptor,
     OPMLFormat.descriptor,
+    AppleRemindersFormat.descriptor,
+    SwiftDataFormat.descriptor,
   ]
 
   public static func named(_ name: String) -> FormatDescriptor? {
@@ -51,7 +53,10 @@ public enum FormatRegistry {
   public static func detect(
     for source: InputSource, preopened: ByteReader? = nil
   ) throws(RemconvError) -> FormatDescriptor {
-    if case .directory = source {
+    if case .directory(let path) = source {
+      if !AppleRemindersFormat.storeFiles(in: path).isEmpty || AppleRemindersFormat.isBackup(path) {
+        return AppleRemindersFormat.descriptor
+      }
       if let folderFormat = all.first(where: { $0.isDirectory && $0.canRead }) { return folderFormat }
       throw .invalidInput("\(source.displayName): is a folder, and no folder format is available")
     }
@@ -60,6 +65,12 @@ public enum FormatRegistry {
       head = try preopened.peekPrefix(4096)
     } else {
       head = try peekHead(of: source)
+    }
+    // A SQLite file says what it is in its schema, not its first bytes.
+    if case .file(let path) = source, CoreDataFile.isSQLite(head),
+      let format = try CoreDataDetection.format(ofFileAt: path)
+    {
+      return format
     }
     let byExtension = all.filter { format in
       format.canRead && source.fileExtension.map { format.extensions.contains($0) } == true

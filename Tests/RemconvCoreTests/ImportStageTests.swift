@@ -46,7 +46,7 @@ import Testing
         diagnostics.warning("odd-title", "an odd title", at: SourceLocation(file: "titles", line: position))
       }
       let uid = item.uid ?? StableID.derived(["titles", item.title])
-      return DecodedReminder(Reminder(id: uid, listID: "L1", title: item.title), statedUID: item.uid)
+      return (Reminder(id: uid, listID: "L1", title: item.title), item.uid, true)
     }
 
     func passOverRaw() { passedOver.append(item.title) }

@@ -50,7 +50,9 @@ extension RawRecordReader {
     switch try nextRecord() {
     case nil: return nil
     case .record(let record): return record
-    case .raw(let location): return .reminder(try decodeRaw().reminder, location)
+    case .raw(let location):
+      let (reminder, _, _) = try decodeRaw()
+      return .reminder(reminder, location)
     }
   }
 }
@@ -62,23 +64,13 @@ public enum ReadRecord {
   case raw(SourceLocation)
 }
 
-/// A raw reminder, decoded.
-public struct DecodedReminder {
-  public var reminder: Reminder
-  /// The UID the record states; nil when it states none. A reminder whose UID is not the one
-  /// its record states (a UID derived from the records before) cannot be skipped by its digest.
-  public var statedUID: String?
-  /// False when the reader knows that skipping the record next time could change what an
-  /// import reports beyond the diagnostics decoding it gave (a warning said once per input, a
-  /// record that gave a second reminder).
-  public var isSkippable: Bool
-
-  public init(_ reminder: Reminder, statedUID: String?, isSkippable: Bool = true) {
-    self.reminder = reminder
-    self.statedUID = statedUID
-    self.isSkippable = isSkippable
-  }
-}
+/// A raw reminder, decoded: the reminder; the UID its record states (nil: none; a reminder whose
+/// UID is not the one its record states, a UID derived from the records before, cannot be
+/// skipped by its digest); and false in `isSkippable` when the reader knows that skipping the
+/// record next time could change what an import reports beyond the diagnostics decoding gave
+/// (a warning said once per input, a record that gave a second reminder). A tuple, whose parts
+/// the import stage takes without copying the reminder.
+public typealias DecodedReminder = (reminder: Reminder, statedUID: String?, isSkippable: Bool)
 
 /// How a writer wants its input.
 public enum WriterInputOrder: Sendable {

@@ -30,13 +30,11 @@ final class UnchangedRecordSkipper: ReminderReader {
         return .unchanged(location)
       }
       let reportedBefore = diagnostics.reportedCount
-      let decoded = try reader.decodeRaw()
-      if decoded.isSkippable, let uid = decoded.statedUID, decoded.reminder.id == uid,
-        diagnostics.reportedCount == reportedBefore
-      {
-        known.note(digest, forUID: uid)
+      let (reminder, statedUID, isSkippable) = try reader.decodeRaw()
+      if isSkippable, let statedUID, reminder.id == statedUID, diagnostics.reportedCount == reportedBefore {
+        known.note(digest, forUID: statedUID)
       }
-      return .reminder(decoded.reminder, location)
+      return .reminder(reminder, location)
     }
   }
 }

@@ -152,7 +152,7 @@ public enum RemconvCSVFormat {
         bag.merge(kept) { _, column in column }
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
-      return DecodedReminder(reminder, statedUID: members[.id]?.stringValue)
+      return (reminder, members[.id]?.stringValue, true)
     }
 
     /// The id of the row's list, and the list itself the first time it is named. A row that

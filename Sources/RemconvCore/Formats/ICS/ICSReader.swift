@@ -46,6 +46,7 @@ final class ICSReader: RawRecordReader {
 
   /// A master VTODO with its overrides, and what decoding them depends on besides their lines.
   private struct RawGroup {
+    /// In the order read: masters (VTODOs without RECURRENCE-ID) and their overrides.
     var blocks: [ComponentBlock] = []
     var uid = ""
     var listID = ""
@@ -198,13 +199,17 @@ final class ICSReader: RawRecordReader {
     let held = RawGroup(
       blocks: group, uid: groupUID ?? "", listID: groupListID, writtenByRemconv: groupWrittenByRemconv,
       digestContext: digestContext ?? RecordDigest(high: 0, low: 0))
+    // Where its reminder is: its first master's line (a group of several may start with an
+    // override; a group of one is its own master, or an orphan override read as one).
+    let master = group.count == 1 ? group[0] : group.first { !Self.isOverride($0) } ?? group[0]
+    let location = session.location(master.startLine)
     if digestContext != nil, !held.uid.isEmpty {
       raw = held
-      // Where its reminder is: its master's line (a group may start with an override).
-      let master = group.first { !Self.isOverride($0) } ?? group[0]
-      queue.append(.raw(session.location(master.startLine)))
+      queue.append(.raw(location))
     } else {
-      queue += decode(held).reminders.map { .record(.reminder($0, $1)) }
+      let index = queue.count
+      let decoded = decode(held, queueingOtherMastersAt: index)
+      queue.insert(.record(.reminder(decoded.reminder, location)), at: index)
     }
   }
 
@@ -222,13 +227,8 @@ final class ICSReader: RawRecordReader {
   /// Decodes the raw group; a second master's reminder comes next.
   func decodeRaw() throws -> DecodedReminder {
     defer { raw = RawGroup() }
-    let decoded = decode(raw)
-    queue.insert(contentsOf: decoded.reminders.dropFirst().map { .record(.reminder($0, $1)) }, at: 0)
-    // Not skippable next time: a group of two masters (a duplicate), nor one that asked for a
-    // warning said once per input, said or not (skipping it could move that warning to another).
-    return DecodedReminder(
-      decoded.reminders[0].reminder, statedUID: raw.uid,
-      isSkippable: decoded.reminders.count == 1 && !decoded.askedOnceWarnings)
+    let decoded = decode(raw, queueingOtherMastersAt: 0)
+    return (decoded.reminder, raw.uid, decoded.isSkippable)
   }
 
   /// The store holds the group unchanged; it still counts as read for the links parents
@@ -238,12 +238,11 @@ final class ICSReader: RawRecordReader {
     raw = RawGroup()
   }
 
-  /// Decodes a group: the master with its overrides; an extra master with the same UID as a
-  /// reminder of its own (the merge engine reports the duplicate). Says whether decoding asked
-  /// for a warning said once per input.
-  private func decode(_ held: RawGroup) -> (
-    reminders: [(reminder: Reminder, location: SourceLocation)], askedOnceWarnings: Bool
-  ) {
+  /// Decodes a group: its first master with the overrides. Another master with the same UID is
+  /// a reminder of its own (the merge engine reports the duplicate), queued at `index`. Not
+  /// skippable next time: a group of two masters, nor one that asked for a warning said once
+  /// per input, said or not (skipping it could move that warning to another).
+  private func decode(_ held: RawGroup, queueingOtherMastersAt index: Int) -> (reminder: Reminder, isSkippable: Bool) {
     var masters = held.blocks.filter { !Self.isOverride($0) }
     var overrides = held.blocks.filter(Self.isOverride)
     if masters.isEmpty {
@@ -256,13 +255,16 @@ final class ICSReader: RawRecordReader {
     }
     let decoder = VTodoDecoder(session: session)
     let onceWarnings = session.onceWarningsAsked
-    let reminders = masters.enumerated().map { index, master in
-      let reminder = decoder.decode(
-        master: master, overrides: index == 0 ? overrides : [], listID: held.listID, derivation: derivation,
+    let reminder = decoder.decode(
+      master: masters[0], overrides: overrides, listID: held.listID, derivation: derivation,
+      stampIsEditTime: !held.writtenByRemconv)
+    for (offset, master) in masters.dropFirst().enumerated() {
+      let other = decoder.decode(
+        master: master, overrides: [], listID: held.listID, derivation: derivation,
         stampIsEditTime: !held.writtenByRemconv)
-      return (reminder, session.location(master.startLine))
+      queue.insert(.record(.reminder(other, session.location(master.startLine))), at: index + offset)
     }
-    return (reminders, session.onceWarningsAsked != onceWarnings)
+    return (reminder, masters.count == 1 && session.onceWarningsAsked == onceWarnings)
   }
 
   private static func isOverride(_ block: ComponentBlock) -> Bool { block.has(.recurrenceID) }

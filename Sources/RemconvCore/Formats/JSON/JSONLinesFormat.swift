@@ -101,7 +101,7 @@ public enum JSONLinesFormat {
       let reminder = ReminderJSON.decodeReminder(
         raw.members, listID: raw.listID, at: raw.location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
         ignoring: JSONLinesFormat.listKeySet, duplicates: raw.duplicates)
-      return DecodedReminder(reminder, statedUID: raw.members["id"]?.stringValue)
+      return (reminder, raw.members["id"]?.stringValue, true)
     }
 
     func passOverRaw() { raw = RawLine() }

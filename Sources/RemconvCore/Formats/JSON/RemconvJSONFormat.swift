@@ -165,8 +165,7 @@ public enum RemconvJSONFormat {
 
     func decodeRaw() throws -> DecodedReminder {
       let (object, duplicates) = try parseReminder(raw.value)
-      return DecodedReminder(
-        decode(object, duplicates, list: raw.list, raw.value.location), statedUID: object["id"]?.stringValue)
+      return (decode(object, duplicates, list: raw.list, raw.value.location), object["id"]?.stringValue, true)
     }
 
     /// Nothing to let go of: the next reminder replaces the raw one.

@@ -240,7 +240,7 @@ final class OPMLReader: RawRecordReader {
     let raw = rawOutline
     self.raw = nil
     let reminder = decodeOutline(raw.attributes, listID: raw.listID, parentID: raw.parentID, at: raw.location)
-    return DecodedReminder(reminder, statedUID: raw.uid)
+    return (reminder, raw.uid, true)
   }
 
   func passOverRaw() {

@@ -58,11 +58,8 @@ public enum RemconvJSONFormat {
     private var waiting: [([String: JSONValue], [JSONDuplicateKey], SourceLocation)] = []
     /// What the digest of a reminder of `currentList` depends on besides its bytes.
     private var digestContext: RecordDigest?
-    /// The raw reminder's bytes, and its list.
-    private var raw = (
-      value: JSONParser.CapturedValue(bytes: [], location: SourceLocation(file: "")),
-      list: ReminderList(id: "", name: "")
-    )
+    /// The raw reminder's bytes, and the UID of its list.
+    private var raw = (value: JSONParser.CapturedValue(bytes: [], location: SourceLocation(file: "")), listID: "")
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -100,7 +97,7 @@ public enum RemconvJSONFormat {
             }
             let list = emitListIfNeeded()
             for (object, duplicates, location) in waiting {
-              pending.append(.reminder(decode(object, duplicates, list: list, location), location))
+              pending.append(.reminder(decode(object, duplicates, listID: list.id, location), location))
             }
             waiting = []
             state = .lists(first: false)
@@ -141,7 +138,7 @@ public enum RemconvJSONFormat {
           let location = parser.location
           let captured = try parser.captureValue(depth: 3)
           if let list = currentList {
-            raw = (captured, list)
+            raw = (captured, list.id)
             return .raw(location)
           }
           let (object, duplicates) = try parseReminder(captured)
@@ -158,14 +155,14 @@ public enum RemconvJSONFormat {
     }
 
     func digestOfRaw() -> RecordDigest {
-      let seed = digestContext ?? context.recordDigestContext(format: "json", [raw.list.id])
+      let seed = digestContext ?? context.recordDigestContext(format: "json", [raw.listID])
       digestContext = seed
       return RecordDigest(of: raw.value.bytes, seed: seed)
     }
 
     func decodeRaw() throws -> DecodedReminder {
       let (object, duplicates) = try parseReminder(raw.value)
-      return (decode(object, duplicates, list: raw.list, raw.value.location), object["id"]?.stringValue, true)
+      return (decode(object, duplicates, listID: raw.listID, raw.value.location), object["id"]?.stringValue, true)
     }
 
     /// Nothing to let go of: the next reminder replaces the raw one.
@@ -296,10 +293,10 @@ public enum RemconvJSONFormat {
     /// Decodes a reminder; the earlier values of its repeated names are reported (after the
     /// caller noted the warning count: such a record is never skipped as unchanged) and kept.
     private func decode(
-      _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], list: ReminderList, _ location: SourceLocation
+      _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], listID: String, _ location: SourceLocation
     ) -> Reminder {
       ReminderJSON.decodeReminder(
-        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        object, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
         duplicates: duplicates)
     }
   }

@@ -48,20 +48,19 @@ final class OPMLReader: RawRecordReader {
     "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
   /// What an outline's digest depends on besides its attributes (see `RecordDigest`).
   private lazy var digestContext = context.recordDigestContext(format: "opml")
-  /// The outline of the raw reminder: one that states its UID.
-  private var raw: RawOutline?
-  private var rawOutline: RawOutline {
-    guard let raw else { preconditionFailure("no raw outline: nextRecord() did not yield one") }
-    return raw
-  }
+  /// The outline of the raw reminder: one that states its UID. The next one replaces it.
+  private var raw = RawOutline(
+    tagAttributes: [], attributes: OutlineAttributes(XMLStartTag(localName: "", attributes: [], depth: 0)), uid: "",
+    listID: "", parentID: nil, location: SourceLocation(file: ""))
 
   private struct RawOutline {
-    let tag: XMLStartTag
-    let attributes: OutlineAttributes
-    let uid: String
-    let listID: String
-    let parentID: String?
-    let location: SourceLocation
+    /// As read, for the digest.
+    var tagAttributes: [XMLAttribute]
+    var attributes: OutlineAttributes
+    var uid: String
+    var listID: String
+    var parentID: String?
+    var location: SourceLocation
   }
 
   init(context: ReaderContext) throws {
@@ -216,7 +215,8 @@ final class OPMLReader: RawRecordReader {
   ) throws {
     if let uid = attributes.peekRemconv(OPMLName.Remconv.id) {
       raw = RawOutline(
-        tag: tag, attributes: attributes, uid: uid, listID: listID, parentID: parentID, location: location)
+        tagAttributes: tag.attributes, attributes: attributes, uid: uid, listID: listID, parentID: parentID,
+        location: location)
       pending.append(.raw(location))
     } else {
       pending.append(
@@ -226,10 +226,9 @@ final class OPMLReader: RawRecordReader {
 
   /// The digest of the raw outline: its attributes as read, its list and its parent.
   func digestOfRaw() -> RecordDigest {
-    let raw = rawOutline
     var outline = digestContext.appending(raw.listID)
     outline = raw.parentID.map { outline.appending($0) } ?? outline.appending(marker: 0)
-    for attribute in raw.tag.attributes {
+    for attribute in raw.tagAttributes {
       outline = attribute.namespace.map { outline.appending($0) } ?? outline.appending(marker: 1)
       outline = outline.appending(attribute.localName).appending(attribute.value)
     }
@@ -237,15 +236,11 @@ final class OPMLReader: RawRecordReader {
   }
 
   func decodeRaw() throws -> DecodedReminder {
-    let raw = rawOutline
-    self.raw = nil
     let reminder = decodeOutline(raw.attributes, listID: raw.listID, parentID: raw.parentID, at: raw.location)
     return (reminder, raw.uid, true)
   }
 
   func passOverRaw() {
-    let raw = rawOutline
-    self.raw = nil
     frames.append(.reminder(id: raw.uid, listID: raw.listID))
   }
 

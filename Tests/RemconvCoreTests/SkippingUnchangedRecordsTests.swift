@@ -67,9 +67,7 @@ import Testing
         readerOptions.timeZone = TimeZone(identifier: "Europe/Berlin")!
         readerOptions.listName = list
         let reader = try makeReader(
-          ReaderContext(
-            source: source, diagnostics: diagnostics, options: readerOptions, preopened: bytes,
-            knownRecords: knownRecords))
+          ReaderContext(source: source, diagnostics: diagnostics, options: readerOptions, preopened: bytes))
         var options = Importer.Options()
         options.targetList = list
         let report = try Importer.run(
@@ -338,7 +336,7 @@ import Testing
     let source = InputSource.file("tasks.jsonl")
     let makeReader = try #require(FormatRegistry.named("jsonl")?.makeReader)
     let reader = try makeReader(
-      ReaderContext(source: source, diagnostics: diagnostics, preopened: bytes, knownRecords: known))
+      ReaderContext(source: source, diagnostics: diagnostics, preopened: bytes))
     _ = try Importer.run(
       reader: reader, into: store, source: source, format: "jsonl", options: Importer.Options(),
       diagnostics: diagnostics,

@@ -6,8 +6,7 @@ enum FormatSelection {
 
   /// The reader for `input`, with `--format` or detection.
   static func reader(
-    for input: String, format: String?, options: ReaderOptions, diagnostics: DiagnosticLog, io: ConsoleIO,
-    knownRecords: KnownRecords? = nil
+    for input: String, format: String?, options: ReaderOptions, diagnostics: DiagnosticLog, io: ConsoleIO
   ) throws -> (any ReminderReader, FormatDescriptor, InputSource) {
     let source = try InputSource.resolve(input)
     let preopened: ByteReader? = source.isStandardInput ? io.standardInput() : nil
@@ -25,7 +24,7 @@ enum FormatSelection {
       throw UsageError.invalidValue(descriptor.name, option: "--format", allowed: FormatRegistry.readableNames)
     }
     let context = ReaderContext(
-      source: source, diagnostics: diagnostics, options: options, preopened: preopened, knownRecords: knownRecords)
+      source: source, diagnostics: diagnostics, options: options, preopened: preopened)
     return (try makeReader(context), descriptor, source)
   }
 

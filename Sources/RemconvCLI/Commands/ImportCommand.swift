@@ -48,8 +48,7 @@ struct ImportCommand: Command {
     let options = try FormatSelection.readerOptions(arguments, context: context)
     let knownRecords = KnownRecords()
     let (reader, format, source) = try FormatSelection.reader(
-      for: input, format: arguments.value("format"), options: options, diagnostics: diagnostics, io: context.io,
-      knownRecords: knownRecords)
+      for: input, format: arguments.value("format"), options: options, diagnostics: diagnostics, io: context.io)
     let store = try context.openStore()
     defer { store.close() }
     var importOptions = Importer.Options()

@@ -12,8 +12,8 @@ public enum SourceRecord: Sendable {
   /// An item the reader could not turn into a reminder. Any rejected item fails the import
   /// (nothing is written), and every one is listed in the report.
   case rejected(reason: String, SourceLocation, uid: String?)
-  /// A reminder the reader did not decode: `KnownRecords` said the store holds it as this
-  /// record would leave it. Only imports see it (only they give readers `KnownRecords`).
+  /// A reminder left undecoded because the store holds it as this record would leave it: the
+  /// import stage's decision (`UnchangedRecordSkipper`), which only imports make.
   case unchanged(SourceLocation)
 }
 
@@ -24,6 +24,53 @@ public enum SourceRecord: Sendable {
 public protocol ReminderReader: AnyObject {
   func next() throws -> SourceRecord?
 }
+
+/// A reader that yields each reminder it can name a digest for undecoded (`ReadRecord.raw`)
+/// and decodes it on request, so that an import decodes only the records its store does not
+/// already hold as they are (`UnchangedRecordSkipper`, `RecordDigest`). The decision, the
+/// lookup and the bookkeeping are the import's; a reader says what a record is (its digest,
+/// the UID it states) and how to decode it. A reader that yields every reminder decoded, as
+/// `ReminderReader` alone, is never skipped.
+public protocol RawRecordReader: ReminderReader {
+  /// The next record, or the next reminder undecoded. A raw reminder is decoded
+  /// (`decodeRaw`) or passed over (`passOverRaw`) before this is called again.
+  func nextRecord() throws -> ReadRecord?
+  /// The digest of the raw reminder: its content as read and everything decoding it depends
+  /// on besides (`RecordDigest`).
+  func digestOfRaw() -> RecordDigest
+  /// Decodes the raw reminder.
+  func decodeRaw() throws -> DecodedReminder
+  /// Passes over the raw reminder without decoding it: the store holds what it gives.
+  func passOverRaw()
+}
+
+extension RawRecordReader {
+  /// Every record, every reminder decoded: what conversions and any reader of records see.
+  public func next() throws -> SourceRecord? {
+    switch try nextRecord() {
+    case nil: return nil
+    case .record(let record): return record
+    case .raw(let location):
+      let (reminder, _, _) = try decodeRaw()
+      return .reminder(reminder, location)
+    }
+  }
+}
+
+/// What a `RawRecordReader` yields.
+public enum ReadRecord {
+  case record(SourceRecord)
+  /// A reminder read but not decoded yet, and where it is.
+  case raw(SourceLocation)
+}
+
+/// A raw reminder, decoded: the reminder; the UID its record states (nil: none; a reminder whose
+/// UID is not the one its record states, a UID derived from the records before, cannot be
+/// skipped by its digest); and false in `isSkippable` when the reader knows that skipping the
+/// record next time could change what an import reports beyond the diagnostics decoding gave
+/// (a warning said once per input, a record that gave a second reminder). A tuple, whose parts
+/// the import stage takes without copying the reminder.
+public typealias DecodedReminder = (reminder: Reminder, statedUID: String?, isSkippable: Bool)
 
 /// How a writer wants its input.
 public enum WriterInputOrder: Sendable {
@@ -76,18 +123,15 @@ public struct ReaderContext {
 
   /// A reader already opened on the source (standard input after format detection peeked it).
   public var preopened: ByteReader?
-  /// Set by an import into a store: lets the reader skip records the store holds unchanged.
-  public var knownRecords: KnownRecords?
 
   public init(
     source: InputSource, diagnostics: DiagnosticLog, options: ReaderOptions = ReaderOptions(),
-    preopened: ByteReader? = nil, knownRecords: KnownRecords? = nil
+    preopened: ByteReader? = nil
   ) {
     self.source = source
     self.diagnostics = diagnostics
     self.options = options
     self.preopened = preopened
-    self.knownRecords = knownRecords
   }
 
   /// The digest of the context every record of this source shares, before the format adds its

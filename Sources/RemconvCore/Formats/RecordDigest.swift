@@ -6,7 +6,7 @@
 /// The store keeps, with each reminder, the digest of the record it was last imported from
 /// when that import wrote it cleanly; a later import that meets a record with the same digest
 /// knows the store already holds what decoding and merging it would give, and skips both
-/// (`KnownRecords`). 128 bits because a collision would skip a changed record: with a million
+/// (`UnchangedRecordSkipper`). 128 bits because a collision would skip a changed record: with a million
 /// stored digests the chance that a changed record matches one is about 2^-108.
 ///
 /// The hash is MurmurHash3's x64 128-bit construction (public domain, Austin Appleby): fast on
@@ -144,43 +144,37 @@ public struct RecordDigest: Hashable, Sendable {
   }
 }
 
-/// What an import tells its reader about the store, so the reader can skip decoding records
-/// the store already holds as they are (see `RecordDigest`). The formats see this, not the
-/// store: the merge engine answers behind it.
+/// What the merge engine and the import stage (`UnchangedRecordSkipper`) tell each other
+/// about record digests: the engine answers whether the store holds a record's reminder
+/// unchanged, the stage hands it the digests of the records it decoded cleanly, to be stored
+/// with their reminders. Formats never see it.
 public final class KnownRecords {
   /// Answers whether a record digest names a reminder this import may leave as it is; set by
   /// the import once its merge engine runs.
   var lookup: ((RecordDigest) throws -> Bool)?
-  /// Digests of records the reader decoded, with the UID of the reminder each gave: the merge
-  /// engine takes each soon after (a reader queues a record or two at most), so a short list
-  /// searched from its end costs less than hashing every UID into a dictionary.
+  /// Digests of records decoded cleanly, with the UID of the reminder each gave: the merge
+  /// engine takes each as the stage hands it the reminder, so a short list searched from its
+  /// end costs less than hashing every UID into a dictionary.
   private var noted: [(uid: String, digest: RecordDigest)] = []
   /// More noted digests than this means the engine is not taking them: the oldest go.
   private static let notedLimit = 64
-  /// How many records readers were told to skip.
+  /// How many records were skipped.
   public private(set) var skippedCount = 0
 
   public init() {}
 
   /// True when the store holds the reminder a record with this digest gives, unchanged since
-  /// the import that stored it: the reader emits `.unchanged` instead of decoding the record.
+  /// the import that stored it: the record is not decoded.
   public func holdsUnchanged(_ digest: RecordDigest) throws -> Bool {
     guard let lookup, try lookup(digest) else { return false }
     skippedCount += 1
     return true
   }
 
-  /// Notes the digest of the record that gave `reminder`, when decoding it was clean: the
-  /// reminder's UID is `statedUID`, the one the record states (a UID a reader derived depends
-  /// on the records before, so the record alone does not say what it gives), and nothing was
-  /// reported since `reportedBefore` (skipping the record next time would silence it).
-  public func note(
-    _ digest: RecordDigest?, for reminder: Reminder, statedUID: String?, reportedBefore: Int,
-    in diagnostics: DiagnosticLog
-  ) {
-    guard let digest, reminder.id == statedUID, diagnostics.reportedCount == reportedBefore else { return }
+  /// Notes the digest of the record that gave the reminder `uid`, decoded cleanly.
+  public func note(_ digest: RecordDigest, forUID uid: String) {
     if noted.count >= Self.notedLimit { noted.removeFirst(noted.count / 2) }
-    noted.append((reminder.id, digest))
+    noted.append((uid, digest))
   }
 
   /// The digest noted last for `uid`, once.

@@ -214,7 +214,7 @@ public final class JSONParser {
   }
 
   /// Cuts the next complete value from the stream without parsing it: its bytes may be all a
-  /// reader needs (a record digest, see `KnownRecords`). Structure beyond strings and nesting
+  /// reader needs (a record digest, see `RawRecordReader`). Structure beyond strings and nesting
   /// is checked only by `parse(_:)`.
   /// A value larger than `limit` bytes is refused as it is read: by default one item's size,
   /// since a value is one item or a part of one.

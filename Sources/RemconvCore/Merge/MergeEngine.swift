@@ -55,7 +55,7 @@ public final class MergeEngine {
   private var matched = RowBits()
   /// Which pre-existing reminders this merge changed: what its validation looks at.
   private var changed = RowBits()
-  /// Lets the reader skip records the repository holds unchanged (see `RecordDigest`).
+  /// Tells the import stage which records the repository holds unchanged (see `RecordDigest`).
   private let knownRecords: KnownRecords?
   /// What record digests are combined with: the options of this import that decide where a
   /// record's reminder goes.
@@ -87,7 +87,7 @@ public final class MergeEngine {
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     lastBeforeMerge = try repository.lastReminderHandle()
     // Only digests stored before this merge can name a reminder to skip: into a repository
-    // without any (a first import), readers are told at once that nothing is known.
+    // without any (a first import), the import stage is told at once that nothing is known.
     if knownRecords != nil, try repository.hasSourceDigests() {
       knownRecords?.lookup = { [unowned self] digest in try self.holdsUnchanged(digest) }
     }
@@ -280,7 +280,7 @@ public final class MergeEngine {
     var reminder: Reminder
     let location: SourceLocation
     /// The record's digest, kept with the reminder only when its merge is clean: no warning
-    /// (a reader notes a digest only when decoding warned of nothing), no parent left for
+    /// (the import stage notes a digest only when decoding warned of nothing), no parent left for
     /// later, and a list found by its UID (a list found by name may be another once lists are
     /// renamed). Anything else is merged in full on every import, so its warnings are
     /// reported every time.

@@ -64,18 +64,18 @@ public protocol ReminderRepository: AnyObject {
 /// A list in a repository. Opaque: only the repository that issued it knows what it names.
 public struct ListHandle: Hashable, Sendable {
   /// `Store`: the row id. Another repository numbers its lists as it likes.
-  let ordinal: Int64
+  public let ordinal: Int64
 
-  init(_ ordinal: Int64) { self.ordinal = ordinal }
+  public init(_ ordinal: Int64) { self.ordinal = ordinal }
 }
 
 /// A reminder in a repository. Opaque outside this module; handles of reminders added later
 /// compare greater, which is how a merge tells what it wrote itself.
 public struct ReminderHandle: Hashable, Comparable, Sendable {
   /// `Store`: the row id. Another repository issues increasing numbers from 1.
-  let ordinal: Int64
+  public let ordinal: Int64
 
-  init(_ ordinal: Int64) { self.ordinal = ordinal }
+  public init(_ ordinal: Int64) { self.ordinal = ordinal }
 
   public static func < (left: Self, right: Self) -> Bool { left.ordinal < right.ordinal }
 }
@@ -84,6 +84,11 @@ public struct ReminderHandle: Hashable, Comparable, Sendable {
 public struct RepositoryList: Hashable, Sendable {
   public let handle: ListHandle
   public var list: ReminderList
+
+  public init(handle: ListHandle, list: ReminderList) {
+    self.handle = handle
+    self.list = list
+  }
 }
 
 /// A reminder as a repository keeps it, decoded.
@@ -91,6 +96,12 @@ public struct RepositoryReminder: Hashable, Sendable {
   public let handle: ReminderHandle
   public let list: ListHandle
   public var reminder: Reminder
+
+  public init(handle: ReminderHandle, list: ListHandle, reminder: Reminder) {
+    self.handle = handle
+    self.list = list
+    self.reminder = reminder
+  }
 }
 
 /// Where a reminder is kept and what it holds, undecoded: what a merge compares a source's
@@ -104,6 +115,18 @@ public struct ReminderState: Sendable {
   /// The digest of the record the reminder was last merged from, while it is as that merge
   /// left it (see `RecordDigest`).
   public let sourceDigest: RecordDigest?
+
+  public init(
+    handle: ReminderHandle, list: ListHandle, parent: ReminderHandle?, parentUID: String?, columns: ReminderColumns,
+    sourceDigest: RecordDigest?
+  ) {
+    self.handle = handle
+    self.list = list
+    self.parent = parent
+    self.parentUID = parentUID
+    self.columns = columns
+    self.sourceDigest = sourceDigest
+  }
 }
 
 /// A reminder's content as it is stored, one field per column: what a merge compares and a

@@ -51,7 +51,7 @@ public enum Converter {
         try writer.write(reminder, in: list, depth: 0)
         count += 1
       case .skipped, .unchanged:
-        // A conversion gives its reader no `KnownRecords`, so nothing comes unchanged.
+        // Only an import's stage passes over records (`UnchangedRecordSkipper`): nothing comes unchanged.
         break
       case .rejected(let reason, let location, let uid):
         rejected += 1

@@ -16,8 +16,8 @@ public enum Importer {
 
   /// Reads every record of `reader` into `store`. Any error, a rejected item, or a warning
   /// under `strict` rolls the whole import back; `dryRun` always rolls back. The report says
-  /// what was (or would have been) done. `knownRecords`, when the reader was given it too,
-  /// lets the reader skip the records the store holds unchanged.
+  /// what was (or would have been) done. With `knownRecords`, the raw reminders of a
+  /// `RawRecordReader` the store holds unchanged are not decoded (`UnchangedRecordSkipper`).
   public static func run(
     reader: any ReminderReader, into store: Store, source: InputSource, format: String,
     options: Options, diagnostics: DiagnosticLog, knownRecords: KnownRecords? = nil, progress: ((Int) -> Void)? = nil
@@ -39,9 +39,13 @@ public enum Importer {
             repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
             knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
+          var records = reader
+          if let knownRecords, let raw = reader as? any RawRecordReader {
+            records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
+          }
           // The limits measure a record as read; the text rule then cleans it for the model.
           let reader = TextRuleReader(
-            ItemLimitedReader(reader, source: source, limit: options.maximumItems), diagnostics: diagnostics)
+            ItemLimitedReader(records, source: source, limit: options.maximumItems), diagnostics: diagnostics)
           var count = 0
           while let record = try reader.next() {
             try engine.consume(record)

@@ -248,18 +248,16 @@ import Testing
 
   // MARK: Record digests
 
-  /// Tells `knownRecords` of a clean decode of `uid`'s record, as a reader does.
-  func noteDigest(_ value: UInt64, for uid: String, in knownRecords: KnownRecords, diagnostics: DiagnosticLog) {
-    knownRecords.note(
-      RecordDigest(high: value, low: value), for: Reminder(id: uid, listID: "L1", title: ""), statedUID: uid,
-      reportedBefore: diagnostics.reportedCount, in: diagnostics)
+  /// Tells `knownRecords` of a clean decode of `uid`'s record, as the import stage does.
+  func noteDigest(_ value: UInt64, for uid: String, in knownRecords: KnownRecords) {
+    knownRecords.note(RecordDigest(high: value, low: value), forUID: uid)
   }
 
   @Test func aCleanMergeKeepsTheRecordDigestAndAWarningDoesNot() throws {
     let known = KnownRecords()
     let diagnostics = DiagnosticLog()
-    noteDigest(1, for: "CLEAN", in: known, diagnostics: diagnostics)
-    noteDigest(2, for: "BLANK", in: known, diagnostics: diagnostics)
+    noteDigest(1, for: "CLEAN", in: known)
+    noteDigest(2, for: "BLANK", in: known)
     try merge(
       [Self.work, Self.item("CLEAN"), Self.item("BLANK", title: " ")], knownRecords: known, diagnostics: diagnostics)
     #expect(repository.sourceDigest(uid: "CLEAN") != nil)
@@ -269,7 +267,7 @@ import Testing
   @Test func aReminderWaitingForItsParentKeepsNoDigest() throws {
     let known = KnownRecords()
     let diagnostics = DiagnosticLog()
-    noteDigest(3, for: "CHILD", in: known, diagnostics: diagnostics)
+    noteDigest(3, for: "CHILD", in: known)
     try merge(
       [Self.work, Self.item("CHILD", parent: "PARENT"), Self.item("PARENT")], knownRecords: known,
       diagnostics: diagnostics)
@@ -279,7 +277,7 @@ import Testing
   @Test func aStoredDigestLetsTheReaderSkipTheRecordOnce() throws {
     let first = KnownRecords()
     let diagnostics = DiagnosticLog()
-    noteDigest(4, for: "R1", in: first, diagnostics: diagnostics)
+    noteDigest(4, for: "R1", in: first)
     try merge([Self.work, Self.item("R1")], knownRecords: first, diagnostics: diagnostics)
     let again = KnownRecords()
     try repository.write(commit: true) {

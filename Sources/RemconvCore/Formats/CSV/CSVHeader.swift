@@ -84,10 +84,11 @@ extension CSVParser {
 
 /// What the row-per-reminder CSV readers (`csv`, `csv:ticktick`) share: the header comes
 /// first, blank rows are skipped, and a reminder whose list is new comes right after that list.
-final class CSVRowStream {
+/// `Record` is what the reader yields: `SourceRecord`, or `ReadRecord` for a `RawRecordReader`.
+final class CSVRowStream<Record> {
   let parser: CSVParser
-  private var header: CSVHeader?
-  private var pending: SourceRecord?
+  private(set) var header: CSVHeader?
+  private var pending: Record?
   /// List key → list id, for the lists already announced.
   private var knownLists: [String: String] = [:]
 
@@ -98,8 +99,8 @@ final class CSVRowStream {
   /// The next record: `findHeader` reads the header (nil for an empty input) the first time,
   /// then `decode` turns each row that is not blank into a record (nil: nothing to emit).
   func next(
-    findHeader: () throws -> CSVHeader?, decode: (CSVRecord, CSVHeader) throws -> SourceRecord?
-  ) throws -> SourceRecord? {
+    findHeader: () throws -> CSVHeader?, decode: (CSVRecord, CSVHeader) throws -> Record?
+  ) throws -> Record? {
     if let pending {
       self.pending = nil
       return pending
@@ -124,17 +125,10 @@ final class CSVRowStream {
     return (list.id, list)
   }
 
-  /// The record for a reminder the reader did not decode, after its list when the list is new.
-  func emitUnchanged(at location: SourceLocation, newList: ReminderList?) -> SourceRecord {
-    guard let newList else { return .unchanged(location) }
-    pending = .unchanged(location)
-    return .list(newList)
-  }
-
-  /// The record for a reminder: its list first when the list is new, the reminder next.
-  func emit(_ reminder: Reminder, at location: SourceLocation, newList: ReminderList?) -> SourceRecord {
-    guard let newList else { return .reminder(reminder, location) }
-    pending = .reminder(reminder, location)
-    return .list(newList)
+  /// The record of a reminder, after its list's record when the list is new.
+  func emit(_ reminder: Record, after newList: Record?) -> Record {
+    guard let newList else { return reminder }
+    pending = reminder
+    return newList
   }
 }

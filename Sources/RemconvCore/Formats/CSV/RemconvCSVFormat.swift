@@ -38,9 +38,9 @@ public enum RemconvCSVFormat {
         && !CSVHeader.recordNames(header, contain: TickTickCSVFormat.headerMarkers)
     })
 
-  final class Reader: ReminderReader {
+  final class Reader: RawRecordReader {
     private let context: ReaderContext
-    private let rows: CSVRowStream
+    private let rows: CSVRowStream<ReadRecord>
     private let derivedIDs = DerivedIDGenerator()
     /// The reminder columns present (with `extra`), and their indexes.
     private var reminderIndexes: [(key: ReminderKey, index: Int)] = []
@@ -50,14 +50,16 @@ public enum RemconvCSVFormat {
     private var unknownIndexes: [Int] = []
     /// What a row's digest depends on besides its cells: the options and the header.
     private var digestContext = RecordDigest(high: 0, low: 0)
+    /// The row of the raw reminder, and its list.
+    private var raw = (record: CSVRecord(fields: [], quoted: [], line: 0), listID: "")
 
     init(context: ReaderContext) throws {
       self.context = context
       rows = try CSVRowStream(context: context)
     }
 
-    func next() throws -> SourceRecord? {
-      try rows.next(findHeader: readHeader, decode: decode)
+    func nextRecord() throws -> ReadRecord? {
+      try rows.next(findHeader: readHeader, decode: read)
     }
 
     /// Reads the header row (the first row that is not blank). Nil for an empty input.
@@ -78,10 +80,9 @@ public enum RemconvCSVFormat {
       return nil
     }
 
-    /// Turns a row into a reminder (after its list when the list is new), or a list-only row
-    /// into its list; nil for a list-only row of a list already seen. A row the store holds
-    /// unchanged is not decoded (`KnownRecords`); its list is, as for any row.
-    private func decode(_ record: CSVRecord, header: CSVHeader) throws -> SourceRecord? {
+    /// Reads a row's list, and yields its reminder raw (after its list when the list is new);
+    /// a list-only row gives its list, once; nil for a list-only row of a list already seen.
+    private func read(_ record: CSVRecord, header: CSVHeader) throws -> ReadRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
       var listMembers = ObjectMembers<ListKey>()
@@ -91,13 +92,45 @@ public enum RemconvCSVFormat {
         }
       }
       let (listID, newList) = list(for: listMembers, at: location)
-      var digest: RecordDigest?
-      if let knownRecords = context.knownRecords {
-        let rowDigest = self.digest(of: record)
-        if try knownRecords.holdsUnchanged(rowDigest) { return rows.emitUnchanged(at: location, newList: newList) }
-        digest = rowDigest
+      let extraIndexes = record.fields.indices.dropFirst(header.names.count)
+      if !listMembers.isEmpty, reminderIndexes.allSatisfy({ Self.cell(of: record, at: $0.index) == nil }),
+        unknownIndexes.allSatisfy({ Self.cell(of: record, at: $0) == nil }),
+        extraIndexes.allSatisfy({ Self.cell(of: record, at: $0) == nil })
+      {
+        if !extraIndexes.isEmpty { warnOfExtraFields(in: record, header: header, at: location, uid: nil) }
+        return newList.map { .record(.list($0)) }
       }
-      let reportedBefore = context.diagnostics.reportedCount
+      raw = (record, listID)
+      return rows.emit(.raw(location), after: newList.map { .record(.list($0)) })
+    }
+
+    private func warnOfExtraFields(in record: CSVRecord, header: CSVHeader, at location: SourceLocation, uid: String?) {
+      context.diagnostics.warning(
+        "extra-fields",
+        "the row has \(record.fields.count) fields but the header \(header.names.count); "
+          + "the others are kept in extra.csv",
+        at: location, uid: uid)
+    }
+
+    /// The digest of the raw row: every cell as read, and whether it was quoted (a quoted
+    /// empty cell is the empty string, a bare one no value).
+    func digestOfRaw() -> RecordDigest {
+      var digest = digestContext
+      for (index, field) in raw.record.fields.enumerated() {
+        digest = digest.appending(field)
+        if raw.record.quoted[index] { digest = digest.appending(marker: 1) }
+      }
+      return digest
+    }
+
+    /// Nothing to let go of: the next row replaces the raw one.
+    func passOverRaw() {}
+
+    /// Turns the raw row into a reminder.
+    func decodeRaw() throws -> DecodedReminder {
+      let (record, listID) = raw
+      guard let header = rows.header else { preconditionFailure("a raw row before the header") }
+      let location = context.location(line: record.line)
       var members = ObjectMembers<ReminderKey>()
       for (key, index) in reminderIndexes {
         if let value = Self.value(of: record, at: index, kind: CellKind(key)) { members[key] = value }
@@ -107,17 +140,10 @@ public enum RemconvCSVFormat {
         if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
       }
       if record.fields.count > header.names.count {
-        context.diagnostics.warning(
-          "extra-fields",
-          "the row has \(record.fields.count) fields but the header \(header.names.count); "
-            + "the others are kept in extra.csv",
-          at: location, uid: members[.id]?.stringValue)
+        warnOfExtraFields(in: record, header: header, at: location, uid: members[.id]?.stringValue)
         for index in header.names.count..<record.fields.count {
           if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
         }
-      }
-      if members.isEmpty, kept.isEmpty, !listMembers.isEmpty {
-        return newList.map(SourceRecord.list)
       }
       var reminder = ReminderJSON.decodeReminder(
         members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs)
@@ -126,21 +152,7 @@ public enum RemconvCSVFormat {
         bag.merge(kept) { _, column in column }
         reminder.extra[RemconvCSVFormat.extraKey] = .object(bag)
       }
-      context.knownRecords?.note(
-        digest, for: reminder, statedUID: members[.id]?.stringValue, reportedBefore: reportedBefore,
-        in: context.diagnostics)
-      return rows.emit(reminder, at: location, newList: newList)
-    }
-
-    /// The digest of a row: every cell as read, and whether it was quoted (a quoted empty cell
-    /// is the empty string, a bare one no value).
-    private func digest(of record: CSVRecord) -> RecordDigest {
-      var digest = digestContext
-      for (index, field) in record.fields.enumerated() {
-        digest = digest.appending(field)
-        if record.quoted[index] { digest = digest.appending(marker: 1) }
-      }
-      return digest
+      return (reminder, members[.id]?.stringValue, true)
     }
 
     /// The id of the row's list, and the list itself the first time it is named. A row that
@@ -168,12 +180,17 @@ public enum RemconvCSVFormat {
       }
     }
 
+    /// The text of a cell; nil for a missing or bare empty field (no value).
+    static func cell(of record: CSVRecord, at index: Int) -> String? {
+      guard let text = record[index], !text.isEmpty || record.quoted[index] else { return nil }
+      return text
+    }
+
     /// The JSON value of a cell: nil for a bare empty field; booleans, tags and JSON columns
     /// decoded, anything else as text. A value that does not parse stays text, so the JSON
     /// decoder reports it and keeps it in `extra.invalid`.
     static func value(of record: CSVRecord, at index: Int, kind: CellKind) -> JSONValue? {
-      guard let text = record[index] else { return nil }
-      if text.isEmpty, !record.quoted[index] { return nil }
+      guard let text = cell(of: record, at: index) else { return nil }
       switch kind {
       case .boolean:
         switch text.lowercased() {

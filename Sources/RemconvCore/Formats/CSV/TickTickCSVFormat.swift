@@ -69,7 +69,7 @@ public enum TickTickCSVFormat {
 
   final class Reader: ReminderReader {
     private let context: ReaderContext
-    private let rows: CSVRowStream
+    private let rows: CSVRowStream<SourceRecord>
     private let derivedIDs = DerivedIDGenerator()
 
     init(context: ReaderContext) throws {
@@ -157,7 +157,7 @@ public enum TickTickCSVFormat {
         completedAt: timestamp(&row, "Completed Time", zone: zone), dueDate: due, priority: priority, tags: tags,
         createdAt: timestamp(&row, "Created Time", zone: zone))
       reminder.extra = row.extra(uid: id)
-      return rows.emit(reminder, at: location, newList: newList)
+      return rows.emit(.reminder(reminder, location), after: newList.map(SourceRecord.list))
     }
 
     /// The due date of a row, or nil (with a warning when `Due Date` does not parse).

@@ -7,7 +7,7 @@ import Foundation
 /// child may come before its parent). Standard input is spooled to an unlinked temporary file
 /// for this. The second pass cuts the stream at component boundaries: each VCALENDAR becomes a
 /// list, each VTODO a reminder, VEVENT, VJOURNAL and other components are counted as skipped.
-final class ICSReader: ReminderReader {
+final class ICSReader: RawRecordReader {
   private let session: ICSReadSession
   private let cutter: ComponentCutter
   /// Set when reading one vdir item: every reminder goes to this list, calendars make none.
@@ -16,10 +16,11 @@ final class ICSReader: ReminderReader {
   private let derivation: [String]?
   /// The name of a list for a calendar that names none.
   private let fallbackName: String
-  /// A reader of a whole input reports the children its parents name but it lacks.
-  private let reportsMissingChildren: Bool
+  /// A reader of a whole input reports the children its parents name but it lacks, once the
+  /// last reminder is decoded or passed over.
+  private var reportsMissingChildren: Bool
 
-  private var queue: [SourceRecord] = []
+  private var queue: [ReadRecord] = []
   private var calendarProperties: [ContentLine] = [] {
     didSet { calendarWrittenByRemconv = nil }
   }
@@ -37,9 +38,21 @@ final class ICSReader: ReminderReader {
   private var groupListID = ""
   private var groupWrittenByRemconv = false
   private var finished = false
-  /// Set when an import lets this reader skip the VTODOs the store holds unchanged, with what
-  /// their digests depend on besides their lines (the options, every VTIMEZONE of the input).
-  private let skipping: (known: KnownRecords, context: RecordDigest)?
+  /// What the digests of VTODOs depend on besides their lines (the options, every VTIMEZONE
+  /// of the input); nil for a reader of one vdir item, whose VTODOs are always decoded.
+  private let digestContext: RecordDigest?
+  /// The raw reminder: a group with a UID, cut from the input and not decoded yet.
+  private var raw = RawGroup()
+
+  /// A master VTODO with its overrides, and what decoding them depends on besides their lines.
+  private struct RawGroup {
+    /// In the order read: masters (VTODOs without RECURRENCE-ID) and their overrides.
+    var blocks: [ComponentBlock] = []
+    var uid = ""
+    var listID = ""
+    var writtenByRemconv = false
+    var digestContext = RecordDigest(high: 0, low: 0)
+  }
 
   /// The components whose lines the reader needs; others are only counted. The VTIMEZONEs
   /// are the pre-scan's (`ICSPrescan`), which every reader of a file follows: reading their
@@ -56,14 +69,14 @@ final class ICSReader: ReminderReader {
     self.init(
       bytes: inputs.main, session: session, itemList: nil, derivation: nil,
       fallbackName: context.source.baseName ?? "Reminders", reportsMissingChildren: true,
-      skipping: context.knownRecords.map { ($0, context.recordDigestContext(format: "ics", [zones])) })
+      digestContext: context.recordDigestContext(format: "ics", [zones]))
   }
 
   init(
     bytes: ByteReader, session: ICSReadSession, itemList: ReminderList?, derivation: [String]?, fallbackName: String,
-    reportsMissingChildren: Bool, skipping: (known: KnownRecords, context: RecordDigest)? = nil
+    reportsMissingChildren: Bool, digestContext: RecordDigest? = nil
   ) {
-    self.skipping = skipping
+    self.digestContext = digestContext
     self.session = session
     self.cutter = ComponentCutter(
       lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: session.diagnostics), file: session.file,
@@ -74,18 +87,23 @@ final class ICSReader: ReminderReader {
     self.reportsMissingChildren = reportsMissingChildren
   }
 
-  func next() throws -> SourceRecord? {
+  func nextRecord() throws -> ReadRecord? {
     while queue.isEmpty {
-      guard !finished else { return nil }
+      if finished {
+        if reportsMissingChildren {
+          reportsMissingChildren = false
+          session.links.reportMissing(to: session.diagnostics)
+        }
+        return nil
+      }
       guard let event = try cutter.next() else {
         finished = true
         try flushGroup()
-        if reportsMissingChildren { session.links.reportMissing(to: session.diagnostics) }
-        break
+        continue
       }
       try handle(event)
     }
-    return queue.isEmpty ? nil : queue.removeFirst()
+    return queue.removeFirst()
   }
 
   private func handle(_ event: CutterEvent) throws {
@@ -110,17 +128,17 @@ final class ICSReader: ReminderReader {
       case "VTODO":
         try add(block, listID: listID(insideCalendar: insideCalendar))
       default:
-        queue.append(.skipped(kind: block.name, session.location(block.startLine)))
+        queue.append(.record(.skipped(kind: block.name, session.location(block.startLine))))
       }
     case .calendarEnd:
       try flushGroup()
       guard itemList == nil else { return }
       if calendarList == nil, VCalendarDecoder.hasName(calendarProperties) {
-        queue.append(.list(decodeCalendar()))
+        queue.append(.record(.list(decodeCalendar())))
       } else if let list = calendarList, propertiesAfterList {
         var updated = decodeCalendar()
         updated.id = list.id
-        if updated != list { queue.append(.list(updated)) }
+        if updated != list { queue.append(.record(.list(updated))) }
       }
       calendarProperties = []
       calendarList = nil
@@ -134,13 +152,13 @@ final class ICSReader: ReminderReader {
       if let calendarList { return calendarList.id }
       let list = decodeCalendar()
       calendarList = list
-      queue.append(.list(list))
+      queue.append(.record(.list(list)))
       return list.id
     }
     if let strayList { return strayList.id }
     let list = ReminderList(id: StableID.derived(["list", ListName.key(for: fallbackName)]), name: fallbackName)
     strayList = list
-    queue.append(.list(list))
+    queue.append(.record(.list(list)))
     return list.id
   }
 
@@ -174,26 +192,59 @@ final class ICSReader: ReminderReader {
     groupWrittenByRemconv = calendarWrittenByRemconv ?? false
   }
 
-  /// Decodes the held group: the master with its overrides; an extra master with the same UID
-  /// as a reminder of its own (the merge engine reports the duplicate).
+  /// Yields the held group: raw when it has a UID and may be skipped, else decoded.
   private func flushGroup() throws {
     guard !group.isEmpty else { return }
     defer { group = [] }
-    // A group with a UID the store holds unchanged is not decoded; it still counts as read
-    // for the links parents state (`missing-child`).
-    var digest: (value: RecordDigest, uid: String)?
-    if let skipping, let uid = groupUID, !uid.isEmpty {
-      let value = groupDigest(uid: uid, context: skipping.context)
-      if try skipping.known.holdsUnchanged(value) {
-        session.links.markSeen(uid)
-        queue.append(.unchanged(session.location(group[0].startLine)))
-        return
-      }
-      digest = (value, uid)
+    let held = RawGroup(
+      blocks: group, uid: groupUID ?? "", listID: groupListID, writtenByRemconv: groupWrittenByRemconv,
+      digestContext: digestContext ?? RecordDigest(high: 0, low: 0))
+    // Where its reminder is: its first master's line (a group of several may start with an
+    // override; a group of one is its own master, or an orphan override read as one).
+    let master = group.count == 1 ? group[0] : group.first { !Self.isOverride($0) } ?? group[0]
+    let location = session.location(master.startLine)
+    if digestContext != nil, !held.uid.isEmpty {
+      raw = held
+      queue.append(.raw(location))
+    } else {
+      let index = queue.count
+      let decoded = decode(held, queueingOtherMastersAt: index)
+      queue.insert(.record(.reminder(decoded.reminder, location)), at: index)
     }
-    let reportedBefore = session.diagnostics.reportedCount
-    var masters = group.filter { !Self.isOverride($0) }
-    var overrides = group.filter(Self.isOverride)
+  }
+
+  /// The digest of the raw group: its lines, and what decoding them depends on beyond them
+  /// (its list, whether remconv wrote the calendar, the parent that names it as a child).
+  func digestOfRaw() -> RecordDigest {
+    var digest = raw.digestContext.appending(raw.listID).appending(marker: raw.writtenByRemconv ? 1 : 0)
+    digest = session.links.parent(of: raw.uid).map { digest.appending($0.parent) } ?? digest.appending(marker: 2)
+    for block in raw.blocks {
+      for line in block.lines { digest = digest.appending(line.text) }
+    }
+    return digest
+  }
+
+  /// Decodes the raw group; a second master's reminder comes next.
+  func decodeRaw() throws -> DecodedReminder {
+    defer { raw = RawGroup() }
+    let decoded = decode(raw, queueingOtherMastersAt: 0)
+    return (decoded.reminder, raw.uid, decoded.isSkippable)
+  }
+
+  /// The store holds the group unchanged; it still counts as read for the links parents
+  /// state (`missing-child`).
+  func passOverRaw() {
+    session.links.markSeen(raw.uid)
+    raw = RawGroup()
+  }
+
+  /// Decodes a group: its first master with the overrides. Another master with the same UID is
+  /// a reminder of its own (the merge engine reports the duplicate), queued at `index`. Not
+  /// skippable next time: a group of two masters, nor one that asked for a warning said once
+  /// per input, said or not (skipping it could move that warning to another).
+  private func decode(_ held: RawGroup, queueingOtherMastersAt index: Int) -> (reminder: Reminder, isSkippable: Bool) {
+    var masters = held.blocks.filter { !Self.isOverride($0) }
+    var overrides = held.blocks.filter(Self.isOverride)
     if masters.isEmpty {
       let first = overrides.removeFirst()
       session.warn(
@@ -204,29 +255,16 @@ final class ICSReader: ReminderReader {
     }
     let decoder = VTodoDecoder(session: session)
     let onceWarnings = session.onceWarningsAsked
-    for (index, master) in masters.enumerated() {
-      let reminder = decoder.decode(
-        master: master, overrides: index == 0 ? overrides : [], listID: groupListID, derivation: derivation,
-        stampIsEditTime: !groupWrittenByRemconv)
-      // Not for a group of two masters (a duplicate), nor when a warning said once per input
-      // came up, said or not: skipping this VTODO next time could move that warning to another.
-      if masters.count == 1, session.onceWarningsAsked == onceWarnings {
-        skipping?.known.note(
-          digest?.value, for: reminder, statedUID: digest?.uid, reportedBefore: reportedBefore, in: session.diagnostics)
-      }
-      queue.append(.reminder(reminder, session.location(master.startLine)))
+    let reminder = decoder.decode(
+      master: masters[0], overrides: overrides, listID: held.listID, derivation: derivation,
+      stampIsEditTime: !held.writtenByRemconv)
+    for (offset, master) in masters.dropFirst().enumerated() {
+      let other = decoder.decode(
+        master: master, overrides: [], listID: held.listID, derivation: derivation,
+        stampIsEditTime: !held.writtenByRemconv)
+      queue.insert(.record(.reminder(other, session.location(master.startLine))), at: index + offset)
     }
-  }
-
-  /// The digest of the held group: its lines, and what decoding them depends on beyond them
-  /// (its list, whether remconv wrote the calendar, the parent that names it as a child).
-  private func groupDigest(uid: String, context: RecordDigest) -> RecordDigest {
-    var digest = context.appending(groupListID).appending(marker: groupWrittenByRemconv ? 1 : 0)
-    digest = session.links.parent(of: uid).map { digest.appending($0.parent) } ?? digest.appending(marker: 2)
-    for block in group {
-      for line in block.lines { digest = digest.appending(line.text) }
-    }
-    return digest
+    return (reminder, masters.count == 1 && session.onceWarningsAsked == onceWarnings)
   }
 
   private static func isOverride(_ block: ComponentBlock) -> Bool { block.has(.recurrenceID) }

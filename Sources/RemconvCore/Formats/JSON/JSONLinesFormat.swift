@@ -19,15 +19,26 @@ public enum JSONLinesFormat {
       return firstLine.hasPrefix("{") && firstLine.contains("\"list\"") && firstLine.contains("\"title\"")
     })
 
-  final class Reader: ReminderReader {
+  final class Reader: RawRecordReader {
     private let context: ReaderContext
     private let bytes: ByteReader
     private let derivedIDs = DerivedIDGenerator()
     private var lineNumber = 0
     private var knownLists: [String: String] = [:]  // list key → list id
-    private var pending: SourceRecord?
+    private var pending: ReadRecord?
     /// What a line's digest depends on besides its bytes.
     private let digestContext: RecordDigest
+    /// The line of the raw reminder, parsed: its list is read from every line, so a line
+    /// the store holds unchanged still announces its list; only the reminder waits.
+    private var raw = RawLine()
+
+    private struct RawLine {
+      var bytes: [UInt8] = []
+      var members: [String: JSONValue] = [:]
+      var duplicates: [JSONDuplicateKey] = []
+      var listID = ""
+      var location = SourceLocation(file: "")
+    }
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -35,7 +46,7 @@ public enum JSONLinesFormat {
       digestContext = context.recordDigestContext(format: "jsonl")
     }
 
-    func next() throws -> SourceRecord? {
+    func nextRecord() throws -> ReadRecord? {
       if let pending {
         self.pending = nil
         return pending
@@ -73,36 +84,27 @@ public enum JSONLinesFormat {
           listID = list.id
           newList = list
         }
-        // The list is read from every line, so a line the store holds unchanged still
-        // announces its list; only the reminder is not decoded.
-        var digest: RecordDigest?
-        if let knownRecords = context.knownRecords {
-          let lineDigest = RecordDigest(of: line, seed: digestContext)
-          if try knownRecords.holdsUnchanged(lineDigest) {
-            return announce(newList, then: .unchanged(location))
-          }
-          digest = lineDigest
-        }
-        let reportedBefore = context.diagnostics.reportedCount
-        // The line's earlier values of a repeated name, its list's members among them, stay
-        // with the reminder the line carries.
-        let reminder = ReminderJSON.decodeReminder(
-          members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-          ignoring: JSONLinesFormat.listKeySet, duplicates: duplicates)
-        context.knownRecords?.note(
-          digest, for: reminder, statedUID: members["id"]?.stringValue, reportedBefore: reportedBefore,
-          in: context.diagnostics)
-        return announce(newList, then: .reminder(reminder, location))
+        raw = RawLine(bytes: line, members: members, duplicates: duplicates, listID: listID, location: location)
+        guard let newList else { return .raw(location) }
+        pending = .raw(location)
+        return .record(.list(newList))
       }
       return nil
     }
 
-    /// `record`, after `list` when the line announced a new one.
-    private func announce(_ list: ReminderList?, then record: SourceRecord) -> SourceRecord {
-      guard let list else { return record }
-      pending = record
-      return .list(list)
+    func digestOfRaw() -> RecordDigest { RecordDigest(of: raw.bytes, seed: digestContext) }
+
+    func decodeRaw() throws -> DecodedReminder {
+      defer { raw = RawLine() }
+      // The line's earlier values of a repeated name, its list's members among them, stay
+      // with the reminder the line carries.
+      let reminder = ReminderJSON.decodeReminder(
+        raw.members, listID: raw.listID, at: raw.location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        ignoring: JSONLinesFormat.listKeySet, duplicates: raw.duplicates)
+      return (reminder, raw.members["id"]?.stringValue, true)
     }
+
+    func passOverRaw() { raw = RawLine() }
   }
 
   /// `{` and a list's members with a trailing comma: how every line of a reminder of `list`

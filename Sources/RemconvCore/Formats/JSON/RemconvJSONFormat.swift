@@ -23,7 +23,7 @@ public enum RemconvJSONFormat {
       return text.drop { $0.isWhitespace }.hasPrefix("{") && text.contains("\"remconv\"")
     })
 
-  final class Reader: ReminderReader {
+  final class Reader: RawRecordReader {
     /// How many reminders of one list may wait for the list's `name` (they are held in memory).
     static let maximumWaitingReminders = 100_000
 
@@ -58,15 +58,17 @@ public enum RemconvJSONFormat {
     private var waiting: [([String: JSONValue], [JSONDuplicateKey], SourceLocation)] = []
     /// What the digest of a reminder of `currentList` depends on besides its bytes.
     private var digestContext: RecordDigest?
+    /// The raw reminder's bytes, and the UID of its list.
+    private var raw = (value: JSONParser.CapturedValue(bytes: [], location: SourceLocation(file: "")), listID: "")
 
     init(context: ReaderContext) throws {
       self.context = context
       parser = JSONParser(reader: try context.openByteReader())
     }
 
-    func next() throws -> SourceRecord? {
+    func nextRecord() throws -> ReadRecord? {
       while true {
-        if !pending.isEmpty { return pending.removeFirst() }
+        if !pending.isEmpty { return .record(pending.removeFirst()) }
         switch state {
         case .start:
           try readHeader()
@@ -95,7 +97,7 @@ public enum RemconvJSONFormat {
             }
             let list = emitListIfNeeded()
             for (object, duplicates, location) in waiting {
-              pending.append(.reminder(decode(object, duplicates, list: list, location), location))
+              pending.append(.reminder(decode(object, duplicates, listID: list.id, location), location))
             }
             waiting = []
             state = .lists(first: false)
@@ -135,26 +137,11 @@ public enum RemconvJSONFormat {
           _ = try parser.peekToken()
           let location = parser.location
           let captured = try parser.captureValue(depth: 3)
-          var digest: RecordDigest?
-          if let list = currentList, let knownRecords = context.knownRecords {
-            let seed = digestContext ?? context.recordDigestContext(format: "json", [list.id])
-            digestContext = seed
-            let reminderDigest = RecordDigest(of: captured.bytes, seed: seed)
-            if try knownRecords.holdsUnchanged(reminderDigest) { return .unchanged(location) }
-            digest = reminderDigest
-          }
-          var duplicates: [JSONDuplicateKey] = []
-          guard case .object(let object) = try parser.parse(captured, duplicates: &duplicates) else {
-            throw RemconvError.malformedInput("a reminder must be a JSON object", at: location)
-          }
           if let list = currentList {
-            let reportedBefore = context.diagnostics.reportedCount
-            let reminder = decode(object, duplicates, list: list, location)
-            context.knownRecords?.note(
-              digest, for: reminder, statedUID: object["id"]?.stringValue, reportedBefore: reportedBefore,
-              in: context.diagnostics)
-            return .reminder(reminder, location)
+            raw = (captured, list.id)
+            return .raw(location)
           }
+          let (object, duplicates) = try parseReminder(captured)
           guard waiting.count < Self.maximumWaitingReminders else {
             throw RemconvError.invalidInput(
               "more than \(Self.maximumWaitingReminders) reminders before their list's \"name\": the limit of what waits for it (put \"id\" and \"name\" before \"reminders\")",
@@ -165,6 +152,30 @@ public enum RemconvJSONFormat {
           return nil
         }
       }
+    }
+
+    func digestOfRaw() -> RecordDigest {
+      let seed = digestContext ?? context.recordDigestContext(format: "json", [raw.listID])
+      digestContext = seed
+      return RecordDigest(of: raw.value.bytes, seed: seed)
+    }
+
+    func decodeRaw() throws -> DecodedReminder {
+      let (object, duplicates) = try parseReminder(raw.value)
+      return (decode(object, duplicates, listID: raw.listID, raw.value.location), object["id"]?.stringValue, true)
+    }
+
+    /// Nothing to let go of: the next reminder replaces the raw one.
+    func passOverRaw() {}
+
+    private func parseReminder(_ captured: JSONParser.CapturedValue) throws -> (
+      [String: JSONValue], [JSONDuplicateKey]
+    ) {
+      var duplicates: [JSONDuplicateKey] = []
+      guard case .object(let object) = try parser.parse(captured, duplicates: &duplicates) else {
+        throw RemconvError.malformedInput("a reminder must be a JSON object", at: captured.location)
+      }
+      return (object, duplicates)
     }
 
     /// Queues the current list once and returns it.
@@ -282,10 +293,10 @@ public enum RemconvJSONFormat {
     /// Decodes a reminder; the earlier values of its repeated names are reported (after the
     /// caller noted the warning count: such a record is never skipped as unchanged) and kept.
     private func decode(
-      _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], list: ReminderList, _ location: SourceLocation
+      _ object: [String: JSONValue], _ duplicates: [JSONDuplicateKey], listID: String, _ location: SourceLocation
     ) -> Reminder {
       ReminderJSON.decodeReminder(
-        object, listID: list.id, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        object, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
         duplicates: duplicates)
     }
   }

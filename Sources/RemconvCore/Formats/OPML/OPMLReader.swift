@@ -16,7 +16,7 @@ import Foundation
 /// else the file's name.
 ///
 /// Below the top level every outline is a reminder; nesting makes subtasks.
-final class OPMLReader: ReminderReader {
+final class OPMLReader: RawRecordReader {
   private enum Frame {
     case list(id: String)
     case reminder(id: String, listID: String)
@@ -30,7 +30,7 @@ final class OPMLReader: ReminderReader {
   private let xml: XMLStreamReader
   private let derivedIDs = DerivedIDGenerator()
   private var section = Section.prolog
-  private var pending: [SourceRecord] = []
+  private var pending: [ReadRecord] = []
   /// An event read ahead to see whether a top-level outline has children.
   private var lookahead: XMLEvent?
   /// Open outlines of `<body>`, outermost first.
@@ -46,8 +46,22 @@ final class OPMLReader: ReminderReader {
   /// What derived UIDs use for the import's default list, which has no id in the source.
   private lazy var defaultListKey =
     "name:" + ListName.key(for: context.options.listName ?? context.source.baseName ?? "")
-  /// What an outline's digest depends on besides its attributes (see `KnownRecords`).
+  /// What an outline's digest depends on besides its attributes (see `RecordDigest`).
   private lazy var digestContext = context.recordDigestContext(format: "opml")
+  /// The outline of the raw reminder: one that states its UID. The next one replaces it.
+  private var raw = RawOutline(
+    tagAttributes: [], attributes: OutlineAttributes(XMLStartTag(localName: "", attributes: [], depth: 0)), uid: "",
+    listID: "", parentID: nil, location: SourceLocation(file: ""))
+
+  private struct RawOutline {
+    /// As read, for the digest.
+    var tagAttributes: [XMLAttribute]
+    var attributes: OutlineAttributes
+    var uid: String
+    var listID: String
+    var parentID: String?
+    var location: SourceLocation
+  }
 
   init(context: ReaderContext) throws {
     self.context = context
@@ -56,7 +70,7 @@ final class OPMLReader: ReminderReader {
     xml.onWarning = { message, location in diagnostics.warning("xml-error", message, at: location) }
   }
 
-  func next() throws -> SourceRecord? {
+  func nextRecord() throws -> ReadRecord? {
     while pending.isEmpty {
       guard let event = try nextEvent() else {
         guard sawBody else {
@@ -155,7 +169,7 @@ final class OPMLReader: ReminderReader {
     case nil:
       if try isList(attributes) {
         let list = decodeList(attributes, at: location)
-        pending.append(.list(list))
+        pending.append(.record(.list(list)))
         frames.append(.list(id: list.id))
       } else {
         try emitReminder(tag, attributes, listID: defaultList(), parentID: nil, at: location)
@@ -185,7 +199,7 @@ final class OPMLReader: ReminderReader {
     var id = ""
     if context.options.listName == nil, !headTitle.isEmpty, headTitle.lowercased() != "untitled" {
       let list = ReminderList(id: StableID.derived(["list", ListName.key(for: headTitle)]), name: headTitle)
-      pending.append(.list(list))
+      pending.append(.record(.list(list)))
       id = list.id
     }
     defaultListID = id
@@ -194,33 +208,49 @@ final class OPMLReader: ReminderReader {
 
   // MARK: Outlines to lists and reminders
 
-  /// Decodes an outline into a reminder, unless it names its UID and the store holds it
-  /// unchanged: then its subtasks still find it by that UID.
+  /// An outline that states its UID comes raw (its subtasks find it by that UID whether it is
+  /// decoded or not); any other is decoded at once.
   private func emitReminder(
     _ tag: XMLStartTag, _ attributes: OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation
   ) throws {
-    var digest: RecordDigest?
-    let explicitID = attributes.peekRemconv(OPMLName.Remconv.id)
-    if let knownRecords = context.knownRecords, let explicitID {
-      var outline = digestContext.appending(listID)
-      outline = parentID.map { outline.appending($0) } ?? outline.appending(marker: 0)
-      for attribute in tag.attributes {
-        outline = attribute.namespace.map { outline.appending($0) } ?? outline.appending(marker: 1)
-        outline = outline.appending(attribute.localName).appending(attribute.value)
-      }
-      if try knownRecords.holdsUnchanged(outline) {
-        pending.append(.unchanged(location))
-        frames.append(.reminder(id: explicitID, listID: listID))
-        return
-      }
-      digest = outline
+    if let uid = attributes.peekRemconv(OPMLName.Remconv.id) {
+      raw = RawOutline(
+        tagAttributes: tag.attributes, attributes: attributes, uid: uid, listID: listID, parentID: parentID,
+        location: location)
+      pending.append(.raw(location))
+    } else {
+      pending.append(
+        .record(.reminder(decodeOutline(attributes, listID: listID, parentID: parentID, at: location), location)))
     }
-    let reportedBefore = context.diagnostics.reportedCount
+  }
+
+  /// The digest of the raw outline: its attributes as read, its list and its parent.
+  func digestOfRaw() -> RecordDigest {
+    var outline = digestContext.appending(raw.listID)
+    outline = raw.parentID.map { outline.appending($0) } ?? outline.appending(marker: 0)
+    for attribute in raw.tagAttributes {
+      outline = attribute.namespace.map { outline.appending($0) } ?? outline.appending(marker: 1)
+      outline = outline.appending(attribute.localName).appending(attribute.value)
+    }
+    return outline
+  }
+
+  func decodeRaw() throws -> DecodedReminder {
+    let reminder = decodeOutline(raw.attributes, listID: raw.listID, parentID: raw.parentID, at: raw.location)
+    return (reminder, raw.uid, true)
+  }
+
+  func passOverRaw() {
+    frames.append(.reminder(id: raw.uid, listID: raw.listID))
+  }
+
+  /// Decodes an outline into a reminder, whose subtasks follow.
+  private func decodeOutline(
+    _ attributes: OutlineAttributes, listID: String, parentID: String?, at location: SourceLocation
+  ) -> Reminder {
     let reminder = decodeReminder(attributes, listID: listID, enclosingID: parentID, at: location)
-    context.knownRecords?.note(
-      digest, for: reminder, statedUID: explicitID, reportedBefore: reportedBefore, in: context.diagnostics)
-    pending.append(.reminder(reminder, location))
     frames.append(.reminder(id: reminder.id, listID: listID))
+    return reminder
   }
 
   private func decodeList(_ attributes: OutlineAttributes, at location: SourceLocation) -> ReminderList {

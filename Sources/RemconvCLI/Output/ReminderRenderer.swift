@@ -56,7 +56,8 @@ struct ReminderRenderer {
       {
         note = style.dim("notes: " + TerminalText.printable(matching))
       }
-      try page.add(cells(for: line, id: String(reminder.uid.prefix(length)), listColumn: listColumn), note: note)
+      try page.add(
+        cells(for: line, id: Self.prefix(of: reminder.uid, characters: length), listColumn: listColumn), note: note)
     }
     try stream.run { event in
       switch event {
@@ -90,6 +91,15 @@ struct ReminderRenderer {
     }
     try page.finish()
     return true
+  }
+
+  /// The first `count` characters of `text`; for the ASCII UIDs most apps make, without
+  /// breaking the whole UID into characters.
+  static func prefix(of text: String, characters count: Int) -> String {
+    let head = text.utf8.prefix(count + 1)
+    // ASCII bytes are a character each, but for a carriage return before a line feed.
+    guard head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return String(text.prefix(count)) }
+    return head.count <= count ? text : String(decoding: head.prefix(count), as: UTF8.self)
   }
 
   /// The cells of one reminder: ID, box and title, due, priority, flag, list.

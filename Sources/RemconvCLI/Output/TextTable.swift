@@ -67,17 +67,26 @@ struct TextTable {
   /// One row as a line laid out in `widths`. A column of width 0 is left out where the row's
   /// cell is blank too (a row laid out in widths decided without it may fill it).
   func line(_ cells: [Cell], indent: String, widths: [Int]) -> String {
-    var parts: [String] = []
+    // One string grown in place: a view prints a line per reminder.
+    var line = indent
+    var first = true
     for index in 0..<max(widths.count, cells.count) {
       let cell = index < cells.count ? cells[index] : .empty
       let width = index < widths.count ? widths[index] : 0
       guard width > 0 || cell.width > 0 else { continue }
-      let padding = String(repeating: " ", count: max(0, width - cell.width))
+      if !first { line.append("  ") }
+      first = false
+      let padding = max(0, width - cell.width)
       let alignment = index < alignments.count ? alignments[index] : .left
-      parts.append(alignment == .left ? cell.styled + padding : padding + cell.styled)
+      if alignment == .left {
+        line.append(cell.styled)
+        for _ in 0..<padding { line.append(" ") }
+      } else {
+        for _ in 0..<padding { line.append(" ") }
+        line.append(cell.styled)
+      }
     }
-    var line = indent + parts.joined(separator: "  ")
-    while line.last == " " { line.removeLast() }
+    while line.utf8.last == 0x20 { line.removeLast() }
     return line
   }
 }

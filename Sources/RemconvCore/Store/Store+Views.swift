@@ -305,9 +305,8 @@ extension Store {
   /// For each row, the most bytes its folded UID shares with another row's, from one read of
   /// the folded-UID index in order (a key shares most with a neighbour), without a `String`
   /// per row.
-  fileprivate func commonUIDBytesByRow(highestRowID: Int64) throws -> [Int64: Int] {
-    var result: [Int64: Int] = [:]
-    result.reserveCapacity(Int(min(highestRowID, 1 << 24)))
+  fileprivate func commonUIDBytesByRow(highestRowID: Int64) throws -> CommonBytesByRow {
+    var result = CommonBytesByRow(highestRowID: highestRowID)
     let statement = try database.statement("SELECT id, upper(uid) FROM reminders ORDER BY upper(uid)")
     defer { statement.reset() }
     // A key is settled when the next one arrives.
@@ -334,6 +333,31 @@ extension Store {
   }
 }
 
+/// For each row id, how many bytes its folded UID shares with another row's: a flat array for
+/// the row ids a store hands out (dense from 1), a dictionary past 16 million.
+struct CommonBytesByRow {
+  private var dense: [UInt32]
+  private var sparse: [Int64: Int] = [:]
+
+  init(highestRowID: Int64) {
+    dense = highestRowID >= 0 && highestRowID < 1 << 24 ? Array(repeating: .max, count: Int(highestRowID) + 1) : []
+  }
+
+  subscript(rowID: Int64) -> Int? {
+    get {
+      if rowID >= 0, rowID < dense.count, dense[Int(rowID)] != .max { return Int(dense[Int(rowID)]) }
+      return sparse[rowID]
+    }
+    set {
+      if rowID >= 0, rowID < dense.count, let newValue, newValue < Int(UInt32.max) {
+        dense[Int(rowID)] = UInt32(newValue)
+      } else {
+        sparse[rowID] = newValue
+      }
+    }
+  }
+}
+
 /// The shortest prefix length that tells each UID apart from every other UID in the store,
 /// as `Store.uniquePrefixLengths(of:)` gives it, for views that learn their UIDs as their rows
 /// come: the first ones are looked up beside their neighbours in the index; past a sixteenth of
@@ -343,7 +367,7 @@ public final class UIDPrefixLengths {
   private let lookupLimit: Int
   private let highestRowID: Int64
   private var lookups = 0
-  private var commonByRow: [Int64: Int]?
+  private var commonByRow: CommonBytesByRow?
 
   init(store: Store, lookupLimit: Int, highestRowID: Int64) {
     self.store = store

@@ -102,6 +102,9 @@ extension Store {
 
   /// How many characters of `text` it takes to cover its first `bytes` UTF-8 bytes.
   static func characterCount(ofPrefixCovering bytes: Int, in text: String) -> Int {
+    // ASCII bytes are a character each, but for a carriage return before a line feed.
+    let head = text.utf8.prefix(bytes + 1)
+    if head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return min(bytes, head.count) }
     var covered = 0
     var characters = 0
     for character in text {

@@ -19,18 +19,18 @@ struct ReminderOutline {
   /// `reminders` (of this list) in outline order with their depths among themselves, or nil
   /// when an ancestor chain runs into a cycle: the full walk places those by rules of its own.
   mutating func place<Item>(
-    _ reminders: [Item], rowID: KeyPath<Item, Int64>, parentRowID: KeyPath<Item, Int64?>
+    _ reminders: [Item], rowID: (Item) -> Int64, parentRowID: (Item) -> Int64?
   ) throws -> [(item: Item, depth: Int)]? {
     // Reminders without a parent, in row order, are in outline order already (most lists).
-    if reminders.allSatisfy({ $0[keyPath: parentRowID] == nil }) { return reminders.map { ($0, 0) } }
+    if reminders.allSatisfy({ parentRowID($0) == nil }) { return reminders.map { ($0, 0) } }
     var placed: [(path: [Int64], item: Item)] = []
     placed.reserveCapacity(reminders.count)
     for item in reminders {
-      guard let path = try path(to: item[keyPath: rowID], parent: item[keyPath: parentRowID]) else { return nil }
+      guard let path = try path(to: rowID(item), parent: parentRowID(item)) else { return nil }
       placed.append((path, item))
     }
     placed.sort { $0.path.lexicographicallyPrecedes($1.path) }
-    let kept = Set(reminders.map { $0[keyPath: rowID] })
+    let kept = Set(reminders.map(rowID))
     return placed.map { placed in (placed.item, placed.path.dropLast().count(where: kept.contains)) }
   }
 

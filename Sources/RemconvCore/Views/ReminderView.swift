@@ -186,8 +186,8 @@ public struct ReminderView: Sendable {
     for stored in lists {
       guard let found = byList[stored.rowID] else { continue }
       var outline = ReminderOutline(store: store, listRowID: stored.rowID)
-      guard let members = try outline.place(found.members, rowID: \.rowID, parentRowID: \.parentRowID),
-        let completedRows = try outline.place(found.completed, rowID: \.rowID, parentRowID: \.parentRowID)
+      guard let members = try outline.place(found.members, rowID: { $0.rowID }, parentRowID: { $0.parentRowID }),
+        let completedRows = try outline.place(found.completed, rowID: { $0.rowID }, parentRowID: { $0.parentRowID })
       else {
         try collect(list: stored, store: store, into: &memberRows)
         continue

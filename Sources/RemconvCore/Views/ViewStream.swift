@@ -31,11 +31,13 @@ public struct ViewLine: Sendable, ViewOrdered {
 /// A view streamed: the same rows, in the same order, as `ReminderView` holds, handed out as
 /// SQLite finds them and read with only the columns a view shows (`ViewReminder`).
 ///
-/// The members of each list are read in one query in list order; a list's members are held
-/// until the next list starts, to be placed in its outline (`ReminderOutline`) and sorted,
-/// so a view holds one list at a time. The Completed section is a second query after the
-/// members. Grouping by day orders the members of every list by day, so a grouped view is
-/// made whole (`ReminderView`) before it is handed out.
+/// The members and the Completed section's rows are read in one query in list order (a
+/// second query for the Completed section would read every candidate again). A list's members
+/// are held until the next list starts, to be placed in its outline (`ReminderOutline`) and
+/// sorted, so the members are held one list at a time; the Completed section's rows, which
+/// come after every member, are held until the members are out. Grouping by day orders the
+/// members of every list by day, so a grouped view is made whole (`ReminderView`) before it is
+/// handed out.
 public struct ViewStream {
   let view: ReminderView
   let lists: [StoredList]
@@ -71,8 +73,13 @@ public struct ViewStream {
   }
 
   /// Calls `body` with each heading and row of the view, in the order it shows them, inside
-  /// one read transaction.
+  /// one read transaction. The store is read memory-mapped: a view of many rows reads pages
+  /// all over the file, and each would otherwise be copied through a system call.
   public func run(_ body: (ViewEvent) throws -> Void) throws {
+    try store.withMemoryMap(mebibytes: 4096) { try read(body) }
+  }
+
+  private func read(_ body: (ViewEvent) throws -> Void) throws {
     try store.read {
       if view.options.groupByDay {
         try replay(
@@ -81,72 +88,45 @@ public struct ViewStream {
         return
       }
       let listsByRow = Dictionary(lists.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-      var members = view.candidates
-      if case .scope(.completed) = view.subject {
-        members.completion = .done
-      } else {
-        members.completion = .open
+      var query = view.candidates
+      if lists.count == 1 { query.listRowID = lists[0].rowID }
+      var members: [ViewReminder] = []
+      var membersList: Int64?
+      var completed: [(listRowID: Int64, rows: [ViewReminder])] = []
+      func flushMembers() throws {
+        guard let listRowID = membersList, let list = listsByRow[listRowID], !members.isEmpty else { return }
+        if case .list = view.subject {} else { try body(.heading(.list(list.list))) }
+        for line in try placed(members, in: list, completedSection: false) { try body(.member(line)) }
+        members.removeAll(keepingCapacity: true)
       }
-      if lists.count == 1 { members.listRowID = lists[0].rowID }
-      try stream(members, lists: listsByRow, completedSection: false) {
-        try body(.member($0))
-      } heading: { list in
-        if case .list = view.subject { return }
-        try body(.heading(.list(list)))
+      let withNotes: Bool
+      if case .search = view.subject { withNotes = true } else { withNotes = false }
+      try store.forEachViewReminder(query, withNotes: withNotes) { reminder in
+        if view.isMember(reminder.facts, title: reminder.title, notes: reminder.notes) {
+          if membersList != reminder.listRowID {
+            try flushMembers()
+            members.removeAll(keepingCapacity: true)
+            membersList = reminder.listRowID
+          }
+          members.append(reminder)
+        } else if view.isCompletedMember(reminder.facts, title: reminder.title, notes: reminder.notes) {
+          if completed.last?.listRowID != reminder.listRowID { completed.append((reminder.listRowID, [])) }
+          completed[completed.count - 1].rows.append(reminder)
+        }
       }
-      guard view.options.includeCompleted, !isCompletedScope else { return }
-      var completed = members
-      completed.completion = .done
-      try stream(completed, lists: listsByRow, completedSection: true) {
-        try body(.completed($0))
-      } heading: { _ in
+      try flushMembers()
+      for (listRowID, rows) in completed {
+        guard let list = listsByRow[listRowID] else { continue }
+        for line in try placed(rows, in: list, completedSection: true) { try body(.completed(line)) }
       }
     }
-  }
-
-  private var isCompletedScope: Bool {
-    if case .scope(.completed) = view.subject { return true }
-    return false
-  }
-
-  /// Reads `candidates`, keeps the members (of the Completed section when `completedSection`),
-  /// and hands them out list by list in each list's outline and the view's order; `heading` is
-  /// called before a list's first row.
-  private func stream(
-    _ candidates: ReminderCandidates, lists: [Int64: StoredList], completedSection: Bool,
-    _ row: (ViewLine) throws -> Void, heading: (ReminderList) throws -> Void
-  ) throws {
-    var held: [ViewReminder] = []
-    var heldList: Int64?
-    func flush() throws {
-      guard let listRowID = heldList, let list = lists[listRowID], !held.isEmpty else { return }
-      try heading(list.list)
-      for line in try placed(held, in: list, completedSection: completedSection) { try row(line) }
-      held.removeAll(keepingCapacity: true)
-    }
-    let withNotes: Bool
-    if case .search = view.subject { withNotes = true } else { withNotes = false }
-    try store.forEachViewReminder(candidates, withNotes: withNotes) { reminder in
-      let kept =
-        completedSection
-        ? view.isCompletedMember(reminder.facts, title: reminder.title, notes: reminder.notes)
-        : view.isMember(reminder.facts, title: reminder.title, notes: reminder.notes)
-      guard kept else { return }
-      if heldList != reminder.listRowID {
-        try flush()
-        held.removeAll(keepingCapacity: true)
-        heldList = reminder.listRowID
-      }
-      held.append(reminder)
-    }
-    try flush()
   }
 
   /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is
   /// placed by the full walk, as `ReminderView` does.
   private func placed(_ reminders: [ViewReminder], in list: StoredList, completedSection: Bool) throws -> [ViewLine] {
     var outline = ReminderOutline(store: store, listRowID: list.rowID)
-    if let placed = try outline.place(reminders, rowID: \.rowID!, parentRowID: \.parentRowID) {
+    if let placed = try outline.place(reminders, rowID: { $0.rowID ?? 0 }, parentRowID: { $0.parentRowID }) {
       return view.sortedOutline(placed.map { ViewLine(reminder: $0.item, list: list.list, depth: $0.depth) })
     }
     var lines: [ViewLine] = []

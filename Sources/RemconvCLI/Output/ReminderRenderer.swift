@@ -105,11 +105,18 @@ struct ReminderRenderer {
   /// The cells of one reminder: ID, box and title, due, priority, flag, list.
   func cells(for line: ViewLine, id: String, listColumn: Bool) -> [TextTable.Cell] {
     let reminder = line.reminder
-    let box = reminder.isDone ? "[x]" : "[ ]"
-    let outline = String(repeating: "  ", count: line.depth) + box + " " + TerminalText.printable(reminder.title)
+    let box = reminder.isDone ? "[x] " : "[ ] "
+    let outline = (line.depth == 0 ? box : String(repeating: "  ", count: line.depth) + box) + reminder.title
     let due = reminder.dueDate.map(Self.text(of:)) ?? ""
     let isOverdue = !reminder.isDone && reminder.dueDate.map { today.day(of: $0) < today.date } == true
     let marks = Self.marks(for: reminder.priority)
+    // Without colour every styled text is the plain one: nothing more to make.
+    guard style.enabled else {
+      return [
+        TextTable.Cell(id), TextTable.Cell(outline), TextTable.Cell(due), TextTable.Cell(marks),
+        reminder.flagged ? Self.flagCell : .empty, listColumn ? TextTable.Cell(line.list.name) : .empty,
+      ]
+    }
     return [
       TextTable.Cell(id, styled: style.dim(TerminalText.printable(id))),
       TextTable.Cell(outline, styled: reminder.isDone ? style.dim(TerminalText.printable(outline)) : nil),
@@ -122,6 +129,8 @@ struct ReminderRenderer {
         : .empty,
     ]
   }
+
+  private static let flagCell = TextTable.Cell("⚑")
 
   /// `Sun 2026-11-29 · Today`; `No Date` for reminders without a due date.
   func dayHeading(_ day: LocalDate?) -> String {
@@ -155,8 +164,11 @@ struct ReminderRenderer {
   private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   static func marks(for priority: Priority) -> String {
-    String(repeating: "!", count: priority.storedValue)
+    let value = priority.storedValue
+    return value >= 0 && value < priorityMarks.count ? priorityMarks[value] : String(repeating: "!", count: value)
   }
+
+  private static let priorityMarks = ["", "!", "!!", "!!!"]
 
   // MARK: JSON
 

@@ -13,6 +13,13 @@ struct TextTable {
     let width: Int
 
     init(_ plain: String, styled: String? = nil) {
+      // Printable ASCII, by far the most common, is itself and one column a byte: one scan.
+      if plain.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        self.plain = plain
+        self.styled = styled ?? plain
+        width = plain.utf8.count
+        return
+      }
       let printable = TerminalText.printable(plain)
       self.plain = printable
       self.styled = styled ?? printable
@@ -80,14 +87,25 @@ struct TextTable {
       let alignment = index < alignments.count ? alignments[index] : .left
       if alignment == .left {
         line.append(cell.styled)
-        for _ in 0..<padding { line.append(" ") }
+        Self.appendSpaces(padding, to: &line)
       } else {
-        for _ in 0..<padding { line.append(" ") }
+        Self.appendSpaces(padding, to: &line)
         line.append(cell.styled)
       }
     }
     while line.utf8.last == 0x20 { line.removeLast() }
     return line
+  }
+
+  private static let spaces = String(repeating: " ", count: 64)
+
+  private static func appendSpaces(_ count: Int, to line: inout String) {
+    var left = count
+    while left > 0 {
+      let chunk = min(left, 64)
+      line.append(contentsOf: spaces.utf8.count == chunk ? spaces[...] : spaces.prefix(chunk))
+      left -= chunk
+    }
   }
 }
 

@@ -121,6 +121,42 @@ import Testing
     } + ["Completed"] + view.completed.map { "\($0.reminder.id)@\($0.depth)" }
   }
 
+  /// What a view shows with what each row shows of its reminder, as `ViewReminder` reads it.
+  static func shownInFull(_ view: ReminderView) -> [String] {
+    view.sections.flatMap { section in
+      ["\(section.heading)"] + section.rows.map { line(ViewReminder($0.reminder, rowID: nil), depth: $0.depth) }
+    } + ["Completed"] + view.completed.map { line(ViewReminder($0.reminder, rowID: nil), depth: $0.depth) }
+  }
+
+  static func line(_ reminder: ViewReminder, depth: Int) -> String {
+    [
+      "\(reminder.uid)@\(depth)", reminder.title, "\(reminder.isDone)", "\(reminder.flagged)",
+      "\(reminder.dueDate.map { "\($0)" } ?? "-")", "\(reminder.priority)",
+    ].joined(separator: "|")
+  }
+
+  /// The same from a streamed view, in the order its events come (a list view's one
+  /// section has no heading event: it stands for `.none`).
+  static func shown(_ stream: ViewStream, options: ViewOptions) throws -> [String] {
+    var shown: [String] = []
+    if case .list = stream.subject, !options.groupByDay { shown.append("\(ViewSection.Heading.none)") }
+    var completedStarted = false
+    try stream.run { event in
+      switch event {
+      case .heading(let heading): shown.append("\(heading)")
+      case .member(let row): shown.append(line(row.reminder, depth: row.depth))
+      case .completed(let row):
+        if !completedStarted { shown.append("Completed") }
+        completedStarted = true
+        shown.append(line(row.reminder, depth: row.depth))
+      }
+    }
+    if !completedStarted { shown.append("Completed") }
+    return shown
+  }
+
+  /// A view made from SQLite's candidates, and made by applying the rule to every reminder;
+  /// the first also streamed, which must show the same rows with the same columns.
   static func bothWays(
     _ subject: ReminderView.Subject, lists: @escaping () throws -> [StoredList], store: Store, today: Today,
     options: ViewOptions
@@ -129,6 +165,8 @@ import Testing
       subject: subject, lists: lists, store: store, today: today, options: options, evaluation: .candidates)
     let fromEvery = try ReminderView(
       subject: subject, lists: lists, store: store, today: today, options: options, evaluation: .readingEvery)
+    let streamed = ViewStream(subject: subject, lists: try lists(), store: store, today: today, options: options)
+    #expect(try shown(streamed, options: options) == shownInFull(fromEvery), "streamed \(subject)")
     return (shown(fromCandidates), shown(fromEvery))
   }
 
@@ -269,11 +307,21 @@ import Testing
     }
     let uids = Set(all)
     let expected = Self.uniquePrefixLengthsReadingEvery(all, of: uids)
-    // Both ways the store finds them: each UID's neighbours looked up, and every UID read in order.
-    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: uids.count) == expected)
-    #expect(try store.uniquePrefixLengths(of: uids, lookupLimit: 0) == expected)
-    let some = Set(uids.prefix(5))
-    #expect(try store.uniquePrefixLengths(of: some, lookupLimit: 0) == expected.filter { some.contains($0.key) })
+    // Both ways the store finds them: each UID's neighbours looked up, and (as a streamed view
+    // asks, row by row) looked up until a limit, then every UID read in order.
+    #expect(try store.uniquePrefixLengths(of: uids) == expected)
+    var rows: [(rowID: Int64, uid: String)] = []
+    try store.forEachViewReminder(
+      ReminderCandidates(.scope(.all, Self.todays[0]), completion: .either), withNotes: false
+    ) { rows.append(($0.rowID ?? -1, $0.uid)) }
+    #expect(rows.count == all.count)
+    for lookupLimit in [0, rows.count / 2, rows.count] {
+      let lengths = UIDPrefixLengths(store: store, lookupLimit: lookupLimit, highestRowID: Int64(rows.count))
+      for row in rows {
+        #expect(try lengths.length(of: row.uid, rowID: row.rowID) == expected[row.uid], "\(row.uid), \(lookupLimit)")
+      }
+      #expect(try lengths.length(of: rows[0].uid, rowID: nil) == expected[rows[0].uid])
+    }
     for uid in uids {
       let length = try #require(try store.uniquePrefixLengths(of: [uid])[uid])
       for prefix in [String(uid.prefix(length)), String(uid.prefix(length)).lowercased(), String(uid.prefix(1))] {

@@ -14,6 +14,8 @@
     /// - Home (#1, `LIST-HOME`): `REM-1` "Call plumber" (due 2026-11-30, high) with the subtask
     ///   `REM-2` "Find the warranty", itself the parent of `REM-3` "Scan it" (done).
     /// - Work (#2, `LIST-WORK`): `REM-4` "Send report" (due 09:00 Europe/Berlin).
+    ///
+    /// Their `due_day` and `search_text` are set as remconv's write path sets them.
     public static let baseline = """
       INSERT INTO lists (id, uid, name, name_key, created_at) VALUES
         (1, 'LIST-HOME', 'Home', 'home', '2026-01-01T09:00:00Z'),
@@ -28,6 +30,7 @@
           0, '[]', '2026-11-01T12:00:00Z', '2026-11-04T08:00:00Z'),
         (4, 'REM-4', 2, NULL, 'Send report', '', 0, NULL, '2026-11-30T09:00:00', 'zoned', 'Europe/Berlin',
           2, '[]', '2026-11-05T09:00:00Z', '2026-11-05T09:00:00Z');
+      UPDATE reminders SET due_day = remconv_due_day(due, due_tz), search_text = remconv_search_text(title, notes);
       """
 
     /// Creates a store at `path` with remconv, fills it with the baseline and runs `defect` on it

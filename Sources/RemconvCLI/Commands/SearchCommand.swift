@@ -28,13 +28,12 @@ struct SearchCommand: Command {
   func run(_ context: CommandContext) throws -> ExitStatus {
     let store = try context.openStore(create: false)
     defer { store.close() }
-    let view = try ReminderView(
+    let stream = try ViewStream(
       search: search, store: store, today: context.today, options: ReminderArguments.viewOptions(arguments))
-    if !arguments.flag("json"), view.isEmpty, view.completed.isEmpty {
+    let json = arguments.flag("json")
+    if try !ShowCommand.present(stream, store: store, json: json, context: context, skipsEmpty: !json) {
       context.io.print("No matches for \"\(TerminalText.printable(search.query))\"")
-      return .ok
     }
-    try ShowCommand.present(view, store: store, json: arguments.flag("json"), context: context)
     return .ok
   }
 }

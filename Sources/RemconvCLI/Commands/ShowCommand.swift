@@ -49,25 +49,28 @@ struct ShowCommand: Command {
     let store = try context.openStore(create: false)
     defer { store.close() }
     let options = ReminderArguments.viewOptions(arguments)
-    let view: ReminderView
+    let stream: ViewStream
     if let scope {
-      view = try ReminderView(scope: scope, store: store, today: context.today, options: options)
+      stream = try ViewStream(scope: scope, store: store, today: context.today, options: options)
     } else {
       let list = try ReminderEditor(store: store, now: context.now).resolveList(listName ?? "")
-      view = try ReminderView(list: list, store: store, today: context.today, options: options)
+      stream = ViewStream(list: list, store: store, today: context.today, options: options)
     }
-    try Self.present(view, store: store, json: arguments.flag("json"), context: context)
+    try Self.present(stream, store: store, json: arguments.flag("json"), context: context)
     return .ok
   }
 
-  /// Prints a view as text or JSON (shared with `search`).
-  static func present(_ view: ReminderView, store: Store, json: Bool, context: CommandContext) throws {
-    var renderer = ReminderRenderer(style: context.style, today: view.today)
+  /// Prints a view as text or JSON (shared with `search`), as its rows come. Returns false,
+  /// having printed nothing, when the view shows no row and `skipsEmpty`.
+  @discardableResult
+  static func present(_ stream: ViewStream, store: Store, json: Bool, context: CommandContext, skipsEmpty: Bool = false)
+    throws -> Bool
+  {
+    let renderer = ReminderRenderer(style: context.style, today: stream.today)
     if json {
-      try renderer.writeJSON(view, to: context.io.output)
-    } else {
-      renderer.idLengths = try ReminderRenderer.idLengths(for: view, in: store)
-      for line in renderer.lines(for: view) { context.io.print(line) }
+      try renderer.writeJSON(stream.whole(), to: context.io.output)
+      return true
     }
+    return try renderer.write(stream, ids: store.uidPrefixLengths(), to: context.io.output, skipsEmpty: skipsEmpty)
   }
 }

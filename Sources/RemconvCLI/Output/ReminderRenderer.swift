@@ -10,102 +10,127 @@ import RemconvCore
 struct ReminderRenderer {
   let style: TextStyle
   let today: Today
-  /// How many characters of each UID the ID column shows (`minimumIDLength` when absent).
-  var idLengths: [String: Int] = [:]
 
   static let minimumIDLength = 8
   static let titleColumnLimit = 48
   static let emptyView = "No Reminders"
-
-  /// The short IDs of a view's reminders: each the shortest prefix that no other UID in the
-  /// store shares, and at least `minimumIDLength` characters.
-  static func idLengths(for view: ReminderView, in store: Store) throws -> [String: Int] {
-    let uids = Set(view.sections.flatMap(\.rows).map(\.reminder.id) + view.completed.map(\.reminder.id))
-    return try store.uniquePrefixLengths(of: uids).mapValues { max(minimumIDLength, $0) }
-  }
-
-  func shortID(_ uid: String) -> String { String(uid.prefix(idLengths[uid] ?? Self.minimumIDLength)) }
+  /// How many rows decide the columns' widths of a streamed view.
+  static let firstPageRows = 1000
 
   // MARK: Views
 
-  /// The text of a view: its title, its sections, "No Reminders" when it has no members, then
-  /// the Completed section.
-  func lines(for view: ReminderView) -> [String] {
-    var lines: [String] = []
-    let showsListInRows: Bool
-    switch view.subject {
+  /// Prints a view as its rows come: its title, its sections, "No Reminders" when it has no
+  /// members, then the Completed section. Returns false, having printed nothing, when the view
+  /// shows no row at all and `skipsEmpty`.
+  ///
+  /// Every row goes through one table so that every section shares its columns. The first
+  /// `firstPageRows` rows are held and decide the widths: a view that fits in them is laid out
+  /// over all its rows. A later row is printed with those widths at once; a cell wider than its
+  /// column pushes the rest of its row right (as a title over `titleColumnLimit` always does),
+  /// and a column blank on the first page is printed in the later rows that fill it.
+  func write(_ stream: ViewStream, ids: UIDPrefixLengths, to output: ByteWriter, skipsEmpty: Bool = false) throws
+    -> Bool
+  {
+    var page = StreamedTable(
+      TextTable(alignments: [.left], maximumWidths: [nil, Self.titleColumnLimit]), firstPageRows: Self.firstPageRows,
+      output: output)
+    switch stream.subject {
     case .list(let list):
-      lines.append(style.bold(style.color(TerminalText.printable(list.name), hex: list.color)))
-      showsListInRows = false
+      try page.add(text: style.bold(style.color(TerminalText.printable(list.name), hex: list.color)))
     case .scope(let scope):
-      lines.append(style.bold(scope.title))
-      showsListInRows = true
+      try page.add(text: style.bold(scope.title))
     case .search(let search):
-      lines.append(style.bold("Search: " + TerminalText.printable(search.query)))
-      showsListInRows = true
+      try page.add(text: style.bold("Search: " + TerminalText.printable(search.query)))
     }
-    var table = TextTable(alignments: [.left], maximumWidths: [nil, Self.titleColumnLimit])
-    // Headings and rows go through one table so that every section shares its columns.
-    var headingRows: [Int: String] = [:]
-    var noteLines: [Int: String] = [:]
-    func addRows(_ rows: [ViewRow], listColumn: Bool) {
-      for row in rows {
-        table.add(cells(for: row, listColumn: listColumn), indent: "  ")
-        if case .search(let search) = view.subject, !search.contains(row.reminder.title),
-          let line = search.matchingLine(in: row.reminder.notes)
-        {
-          noteLines[table.rows.count - 1] = style.dim("notes: " + TerminalText.printable(line))
+    let showsListInRows: Bool
+    if case .list = stream.subject { showsListInRows = false } else { showsListInRows = true }
+    var listColumn = false
+    var members = 0
+    var completed = 0
+    func add(_ line: ViewLine) throws {
+      let reminder = line.reminder
+      let length = max(Self.minimumIDLength, try ids.length(of: reminder.uid, rowID: reminder.rowID))
+      var note: String?
+      if case .search(let search) = stream.subject, !search.contains(reminder.title),
+        let matching = search.matchingLine(in: reminder.notes)
+      {
+        note = style.dim("notes: " + TerminalText.printable(matching))
+      }
+      try page.add(
+        cells(for: line, id: Self.prefix(of: reminder.uid, characters: length), listColumn: listColumn), note: note)
+    }
+    try stream.run { event in
+      switch event {
+      case .heading(.none):
+        break
+      case .heading(.list(let list)):
+        listColumn = false
+        try page.add(text: "")
+        try page.add(text: style.bold(style.color(TerminalText.printable(list.name), hex: list.color)))
+      case .heading(.day(let day)):
+        listColumn = showsListInRows
+        try page.add(text: "")
+        try page.add(text: style.bold(dayHeading(day)))
+      case .member(let line):
+        members += 1
+        try add(line)
+      case .completed(let line):
+        if completed == 0 {
+          if members == 0 { try page.add(text: "  " + Self.emptyView) }
+          try page.add(text: "")
+          try page.add(text: style.bold("Completed"))
+          listColumn = showsListInRows
         }
+        completed += 1
+        try add(line)
       }
     }
-    for section in view.sections {
-      switch section.heading {
-      case .none:
-        addRows(section.rows, listColumn: false)
-      case .list(let list):
-        headingRows[table.rows.count] = style.bold(style.color(TerminalText.printable(list.name), hex: list.color))
-        addRows(section.rows, listColumn: false)
-      case .day(let day):
-        headingRows[table.rows.count] = style.bold(dayHeading(day))
-        addRows(section.rows, listColumn: showsListInRows)
-      }
+    if members == 0, completed == 0 {
+      if skipsEmpty { return false }
+      try page.add(text: "  " + Self.emptyView)
     }
-    let completedStart = table.rows.count
-    addRows(view.completed, listColumn: showsListInRows)
-    let rendered = table.lines()
-    let idColumnWidth = table.rows.map { $0.cells.first?.width ?? 0 }.max() ?? 0
-    let separated = view.sections.contains { $0.heading != .none }
-    if view.isEmpty { lines.append("  " + Self.emptyView) }
-    for (index, line) in rendered.enumerated() {
-      if index == completedStart { lines += ["", style.bold("Completed")] }
-      if let heading = headingRows[index] { lines += separated ? ["", heading] : [heading] }
-      lines.append(line)
-      // Under the title: past the indent, the ID column and the check box.
-      if let note = noteLines[index] { lines.append(String(repeating: " ", count: idColumnWidth + 8) + note) }
-    }
-    return lines
+    try page.finish()
+    return true
+  }
+
+  /// The first `count` characters of `text`; for the ASCII UIDs most apps make, without
+  /// breaking the whole UID into characters.
+  static func prefix(of text: String, characters count: Int) -> String {
+    let head = text.utf8.prefix(count + 1)
+    // ASCII bytes are a character each, but for a carriage return before a line feed.
+    guard head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return String(text.prefix(count)) }
+    return head.count <= count ? text : String(decoding: head.prefix(count), as: UTF8.self)
   }
 
   /// The cells of one reminder: ID, box and title, due, priority, flag, list.
-  func cells(for row: ViewRow, listColumn: Bool) -> [TextTable.Cell] {
-    let reminder = row.reminder
-    let id = shortID(reminder.id)
-    let box = reminder.isDone ? "[x]" : "[ ]"
-    let outline = String(repeating: "  ", count: row.depth) + box + " " + TerminalText.printable(reminder.title)
+  func cells(for line: ViewLine, id: String, listColumn: Bool) -> [TextTable.Cell] {
+    let reminder = line.reminder
+    let box = reminder.isDone ? "[x] " : "[ ] "
+    let outline = (line.depth == 0 ? box : String(repeating: "  ", count: line.depth) + box) + reminder.title
     let due = reminder.dueDate.map(Self.text(of:)) ?? ""
     let isOverdue = !reminder.isDone && reminder.dueDate.map { today.day(of: $0) < today.date } == true
     let marks = Self.marks(for: reminder.priority)
+    // Without colour every styled text is the plain one: nothing more to make.
+    guard style.enabled else {
+      return [
+        TextTable.Cell(id), TextTable.Cell(outline), TextTable.Cell(due), TextTable.Cell(marks),
+        reminder.flagged ? Self.flagCell : .empty, listColumn ? TextTable.Cell(line.list.name) : .empty,
+      ]
+    }
     return [
       TextTable.Cell(id, styled: style.dim(TerminalText.printable(id))),
       TextTable.Cell(outline, styled: reminder.isDone ? style.dim(TerminalText.printable(outline)) : nil),
       TextTable.Cell(due, styled: isOverdue ? style.red(due) : nil),
-      TextTable.Cell(marks, styled: style.color(marks, hex: row.list.color)),
+      TextTable.Cell(marks, styled: style.color(marks, hex: line.list.color)),
       TextTable.Cell(reminder.flagged ? "⚑" : "", styled: reminder.flagged ? style.orange("⚑") : nil),
       listColumn
-        ? TextTable.Cell(row.list.name, styled: style.color(TerminalText.printable(row.list.name), hex: row.list.color))
+        ? TextTable.Cell(
+          line.list.name, styled: style.color(TerminalText.printable(line.list.name), hex: line.list.color))
         : .empty,
     ]
   }
+
+  private static let flagCell = TextTable.Cell("⚑")
 
   /// `Sun 2026-11-29 · Today`; `No Date` for reminders without a due date.
   func dayHeading(_ day: LocalDate?) -> String {
@@ -139,8 +164,11 @@ struct ReminderRenderer {
   private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   static func marks(for priority: Priority) -> String {
-    String(repeating: "!", count: priority.storedValue)
+    let value = priority.storedValue
+    return value >= 0 && value < priorityMarks.count ? priorityMarks[value] : String(repeating: "!", count: value)
   }
+
+  private static let priorityMarks = ["", "!", "!!", "!!!"]
 
   // MARK: JSON
 

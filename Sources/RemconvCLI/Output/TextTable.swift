@@ -1,3 +1,5 @@
+import RemconvCore
+
 /// Columns aligned by display width, for plain terminal output with or without colour.
 ///
 /// Each cell keeps its plain text (measured) apart from its styled text (printed), so ANSI
@@ -11,6 +13,13 @@ struct TextTable {
     let width: Int
 
     init(_ plain: String, styled: String? = nil) {
+      // Printable ASCII, by far the most common, is itself and one column a byte: one scan.
+      if plain.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        self.plain = plain
+        self.styled = styled ?? plain
+        width = plain.utf8.count
+        return
+      }
       let printable = TerminalText.printable(plain)
       self.plain = printable
       self.styled = styled ?? printable
@@ -42,6 +51,13 @@ struct TextTable {
   /// The rows as lines: columns separated by two spaces, trailing blanks trimmed, empty
   /// columns (blank in every row) left out.
   func lines() -> [String] {
+    let widths = columnWidths()
+    return rows.map { line($0.cells, indent: $0.indent, widths: widths) }
+  }
+
+  /// Each column's width: its widest cell's, at most its maximum; 0 for a column blank in
+  /// every row.
+  func columnWidths() -> [Int] {
     let columnCount = rows.map(\.cells.count).max() ?? 0
     var widths = [Int](repeating: 0, count: columnCount)
     for row in rows {
@@ -52,17 +68,106 @@ struct TextTable {
     for (index, limit) in maximumWidths.enumerated() where index < columnCount {
       if let limit { widths[index] = min(widths[index], limit) }
     }
-    return rows.map { row in
-      var parts: [String] = []
-      for index in 0..<columnCount where widths[index] > 0 {
-        let cell = index < row.cells.count ? row.cells[index] : .empty
-        let padding = String(repeating: " ", count: max(0, widths[index] - cell.width))
-        let alignment = index < alignments.count ? alignments[index] : .left
-        parts.append(alignment == .left ? cell.styled + padding : padding + cell.styled)
+    return widths
+  }
+
+  /// One row as a line laid out in `widths`. A column of width 0 is left out where the row's
+  /// cell is blank too (a row laid out in widths decided without it may fill it).
+  func line(_ cells: [Cell], indent: String, widths: [Int]) -> String {
+    // One string grown in place: a view prints a line per reminder.
+    var line = indent
+    var first = true
+    for index in 0..<max(widths.count, cells.count) {
+      let cell = index < cells.count ? cells[index] : .empty
+      let width = index < widths.count ? widths[index] : 0
+      guard width > 0 || cell.width > 0 else { continue }
+      if !first { line.append("  ") }
+      first = false
+      let padding = max(0, width - cell.width)
+      let alignment = index < alignments.count ? alignments[index] : .left
+      if alignment == .left {
+        line.append(cell.styled)
+        Self.appendSpaces(padding, to: &line)
+      } else {
+        Self.appendSpaces(padding, to: &line)
+        line.append(cell.styled)
       }
-      var line = row.indent + parts.joined(separator: "  ")
-      while line.last == " " { line.removeLast() }
-      return line
     }
+    while line.utf8.last == 0x20 { line.removeLast() }
+    return line
+  }
+
+  private static let spaces = String(repeating: " ", count: 64)
+
+  private static func appendSpaces(_ count: Int, to line: inout String) {
+    var left = count
+    while left > 0 {
+      let chunk = min(left, 64)
+      line.append(contentsOf: spaces.utf8.count == chunk ? spaces[...] : spaces.prefix(chunk))
+      left -= chunk
+    }
+  }
+}
+
+/// A table printed as its rows come, with lines of text between them (headings): the first
+/// rows are held and decide the columns' widths (`TextTable.columnWidths`), then they and
+/// every later row are printed at once in those widths.
+struct StreamedTable {
+  private enum Item {
+    case text(String)
+    case row([TextTable.Cell], note: String?)
+  }
+
+  private var table: TextTable
+  private let firstPageRows: Int
+  private let output: ByteWriter
+  private var page: [Item] = []
+  private var widths: [Int]?
+  /// Where a row's note starts: past the indent, the ID column and the check box.
+  private var noteIndent = ""
+
+  init(_ table: TextTable, firstPageRows: Int, output: ByteWriter) {
+    self.table = table
+    self.firstPageRows = firstPageRows
+    self.output = output
+  }
+
+  mutating func add(text: String) throws {
+    if widths == nil { page.append(.text(text)) } else { try write(text) }
+  }
+
+  /// Adds a row, and a line of text under it (`note`) when given.
+  mutating func add(_ cells: [TextTable.Cell], note: String?) throws {
+    guard let widths else {
+      page.append(.row(cells, note: note))
+      table.add(cells, indent: "  ")
+      if table.rows.count == firstPageRows { try finish() }
+      return
+    }
+    try write(table.line(cells, indent: "  ", widths: widths))
+    if let note { try write(noteIndent + note) }
+  }
+
+  /// Prints what is held.
+  mutating func finish() throws {
+    guard widths == nil else { return }
+    let widths = table.columnWidths()
+    self.widths = widths
+    noteIndent = String(repeating: " ", count: (table.rows.map { $0.cells.first?.width ?? 0 }.max() ?? 0) + 8)
+    for item in page {
+      switch item {
+      case .text(let text): try write(text)
+      case .row(let cells, let note):
+        try write(table.line(cells, indent: "  ", widths: widths))
+        if let note { try write(noteIndent + note) }
+      }
+    }
+    page = []
+    table = TextTable(alignments: table.alignments, maximumWidths: table.maximumWidths)
+  }
+
+  private func write(_ line: String) throws {
+    try output.write(line)
+    try output.write(byte: 0x0A)
   }
 }

@@ -353,10 +353,34 @@ extension Store {
     guard !changes.isEmpty else { return }
     let assignments = changes.map { "\($0.0.rawValue) = ?" }.joined(separator: ", ")
     try database.run("UPDATE reminders SET \(assignments) WHERE id = ?", changes.map(\.1) + [.integer(rowID)])
-    // A repair may change what the derived columns are made from (the same rule as 0008's).
+    // A repair may change what the derived columns are made from.
+    try recomputeIndexColumns(ofReminderRow: rowID)
+  }
+
+  /// Sets a reminder row's `due_day` and `search_text` from its due date, title and notes (the
+  /// same rule as 0008's and the write path's).
+  public func recomputeIndexColumns(ofReminderRow rowID: Int64) throws {
     try database.run(
       "UPDATE reminders SET due_day = remconv_due_day(due, due_tz), search_text = remconv_search_text(title, notes) WHERE id = ?",
       [.integer(rowID)])
+  }
+
+  /// The reminders whose `due_day` or `search_text` is not what their due date, title and notes
+  /// make (a row edited outside remconv), with which of the two is stale, in row order.
+  public func staleIndexColumnRows(in scope: IntegrityScope) throws -> [(
+    rowID: Int64, uid: String?, title: String, dueDay: Bool, searchText: Bool
+  )] {
+    try database.rows(
+      """
+      SELECT * FROM (
+        SELECT r.id, r.uid, r.title, r.due_day IS NOT remconv_due_day(r.due, r.due_tz) AS due_day_stale,
+          r.search_text IS NOT remconv_search_text(r.title, r.notes) AS search_text_stale
+        FROM \(scope.reminders))
+      WHERE due_day_stale OR search_text_stale ORDER BY id
+      """
+    ).map { row in
+      (row.int(0) ?? 0, row.string(1), row.string(2) ?? "", row.bool(3), row.bool(4))
+    }
   }
 
   /// Sets raw columns of one list row.

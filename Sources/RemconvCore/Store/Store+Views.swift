@@ -30,24 +30,14 @@ extension Store {
 
   /// For each of `uids`, the shortest prefix length that tells it apart from every other UID
   /// in the store, compared as `reminders(uidPrefix:)` matches (ASCII case-insensitively): a
-  /// prefix this long names that reminder alone. A few UIDs are looked up beside their
-  /// neighbours in the index of folded UIDs (a handful of rows however big the store); for
-  /// many (more than a sixteenth of the store), the index is read once in order.
+  /// prefix this long names that reminder alone. Each UID is looked up beside its neighbours
+  /// in the index of folded UIDs (a handful of rows however big the store); a view that shows
+  /// many asks `UIDPrefixLengths`, which reads the index once in order instead.
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
-    // A lookup costs about as much as reading sixteen UIDs in order; the highest row id
-    // stands for the number of rows (counting them would read them all).
-    let rows = try database.scalar("SELECT max(id) FROM reminders")
-    guard case .integer(let highest) = rows else { return try uniquePrefixLengths(of: uids, lookupLimit: uids.count) }
-    return try uniquePrefixLengths(of: uids, lookupLimit: Int(highest / 16))
-  }
-
-  func uniquePrefixLengths(of uids: Set<String>, lookupLimit: Int) throws -> [String: Int] {
     guard !uids.isEmpty else { return [:] }
     // Compared as UTF-8 bytes: a folded key differs from its UID in ASCII case only, so a byte
     // length in the key is the same byte length in the UID.
-    let commonBytes = try read {
-      uids.count <= lookupLimit ? try commonBytesByLookup(uids) : try commonBytesByReadingAll(uids)
-    }
+    let commonBytes = try read { try commonBytesByLookup(uids) }
     var result: [String: Int] = [:]
     for uid in uids {
       result[uid] = Self.characterCount(ofPrefixCovering: (commonBytes[Self.asciiUppercased(uid)] ?? 0) + 1, in: uid)
@@ -82,33 +72,6 @@ extension Store {
     return result
   }
 
-  /// The same answer from every folded UID in order: a key shares most with a neighbour.
-  private func commonBytesByReadingAll(_ uids: Set<String>) throws -> [String: Int] {
-    let wanted = Set(uids.map(Self.asciiUppercased))
-    var result: [String: Int] = [:]
-    func settle(_ key: String, common: Int) {
-      guard wanted.contains(key) else { return }
-      result[key] = max(result[key] ?? 0, common)
-    }
-    let statement = try database.statement("SELECT upper(uid) FROM reminders ORDER BY upper(uid)")
-    defer { statement.reset() }
-    // A key is settled when the next one arrives.
-    var previous: [UInt8] = []
-    var previousKey: String?
-    var previousCommon = 0
-    while let row = try statement.step() {
-      let key = row.string(0) ?? ""
-      let current = Array(key.utf8)
-      let common = previousKey == nil ? 0 : Self.sharedBytes(previous, current)
-      if let previousKey { settle(previousKey, common: max(previousCommon, common)) }
-      previous = current
-      previousKey = key
-      previousCommon = common
-    }
-    if let previousKey { settle(previousKey, common: previousCommon) }
-    return result
-  }
-
   private static func sharedBytes(_ left: [UInt8], _ right: [UInt8]) -> Int {
     var shared = 0
     while shared < left.count, shared < right.count, left[shared] == right[shared] { shared += 1 }
@@ -139,6 +102,9 @@ extension Store {
 
   /// How many characters of `text` it takes to cover its first `bytes` UTF-8 bytes.
   static func characterCount(ofPrefixCovering bytes: Int, in text: String) -> Int {
+    // ASCII bytes are a character each, but for a carriage return before a line feed.
+    let head = text.utf8.prefix(bytes + 1)
+    if head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return min(bytes, head.count) }
     var covered = 0
     var characters = 0
     for character in text {
@@ -269,5 +235,159 @@ extension Store {
     try statement.bind(.integer(rowID), at: 1)
     defer { statement.reset() }
     return try statement.step().map { ($0.int(0), $0.int(1) ?? 0) }
+  }
+}
+
+/// A reminder as a view shows it: the columns its rule, its order and its text look at, and
+/// nothing else (no tags, timestamps or `extra` to decode).
+public struct ViewReminder: Sendable {
+  /// Nil for a reminder read by the full walk of a list, which does not give it.
+  public let rowID: Int64?
+  public let listRowID: Int64
+  public let parentRowID: Int64?
+  public let uid: String
+  public let title: String
+  /// Empty unless the view was read with its notes (a search).
+  public let notes: String
+  public let isDone: Bool
+  public let flagged: Bool
+  public let dueDate: DueDate?
+  public let priority: Priority
+
+  public var facts: ReminderFacts { ReminderFacts(isDone: isDone, flagged: flagged, dueDate: dueDate) }
+}
+
+extension ViewReminder {
+  /// The view's columns of a full reminder (a view held whole, grouped by day), whose row
+  /// is `rowID` where known.
+  init(_ reminder: Reminder, rowID: Int64?) {
+    self.init(
+      rowID: rowID, listRowID: 0, parentRowID: nil, uid: reminder.id,
+      title: reminder.title, notes: reminder.notes, isDone: reminder.isDone, flagged: reminder.flagged,
+      dueDate: reminder.dueDate, priority: reminder.priority)
+  }
+}
+
+extension Store {
+  /// Calls `body` with each candidate in list row order, then row order, read as a view shows
+  /// it: done state, flag, due date and priority as `decodeReminder` reads them, notes only
+  /// when `withNotes`.
+  public func forEachViewReminder(
+    _ candidates: ReminderCandidates, withNotes: Bool, _ body: (ViewReminder) throws -> Void
+  ) throws {
+    let (condition, values) = candidates.sql
+    let statement = try database.statement(
+      """
+      SELECT r.id, r.list_id, r.parent_id, r.uid, r.title, \(withNotes ? "r.notes" : "''"), r.is_done, r.flagged,
+        r.due, r.due_tz, r.priority
+      FROM reminders r WHERE \(condition) ORDER BY r.list_id, r.id
+      """)
+    try statement.bind(values)
+    defer { statement.reset() }
+    while let row = try statement.step() {
+      let due = row.string(8).flatMap { try? DueDate(isoText: $0, timeZone: row.string(9)) }
+      try body(
+        ViewReminder(
+          rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), uid: row.string(3) ?? "",
+          title: row.string(4) ?? "", notes: row.string(5) ?? "", isDone: row.bool(6), flagged: row.bool(7),
+          dueDate: due, priority: Priority(storedValue: Int(row.int(10) ?? 0)) ?? .none))
+    }
+  }
+
+  /// The short IDs of the reminders a streamed view shows, asked one at a time as its rows come
+  /// (`UIDPrefixLengths`).
+  public func uidPrefixLengths() throws -> UIDPrefixLengths {
+    // A lookup costs about as much as reading sixteen UIDs in order; the highest row id
+    // stands for the number of rows (counting them would read them all).
+    guard case .integer(let highest) = try database.scalar("SELECT max(id) FROM reminders") else {
+      return UIDPrefixLengths(store: self, lookupLimit: 0, highestRowID: 0)
+    }
+    return UIDPrefixLengths(store: self, lookupLimit: Int(highest / 16), highestRowID: highest)
+  }
+
+  /// For each row, the most bytes its folded UID shares with another row's, from one read of
+  /// the folded-UID index in order (a key shares most with a neighbour), without a `String`
+  /// per row.
+  fileprivate func commonUIDBytesByRow(highestRowID: Int64) throws -> CommonBytesByRow {
+    var result = CommonBytesByRow(highestRowID: highestRowID)
+    let statement = try database.statement("SELECT id, upper(uid) FROM reminders ORDER BY upper(uid)")
+    defer { statement.reset() }
+    // A key is settled when the next one arrives.
+    var previous: [UInt8] = []
+    var previousRow: Int64?
+    var previousCommon = 0
+    while let row = try statement.step() {
+      let rowID = row.int(0) ?? 0
+      let common = row.withTextBytes(1) { key in
+        var shared = 0
+        if previousRow != nil {
+          while shared < key.count, shared < previous.count, key[shared] == previous[shared] { shared += 1 }
+        }
+        previous.removeAll(keepingCapacity: true)
+        previous.append(contentsOf: key)
+        return shared
+      }
+      if let previousRow { result[previousRow] = max(previousCommon, common) }
+      previousRow = rowID
+      previousCommon = common
+    }
+    if let previousRow { result[previousRow] = previousCommon }
+    return result
+  }
+}
+
+/// For each row id, how many bytes its folded UID shares with another row's: a flat array for
+/// the row ids a store hands out (dense from 1), a dictionary past 16 million.
+struct CommonBytesByRow {
+  private var dense: [UInt32]
+  private var sparse: [Int64: Int] = [:]
+
+  init(highestRowID: Int64) {
+    dense = highestRowID >= 0 && highestRowID < 1 << 24 ? Array(repeating: .max, count: Int(highestRowID) + 1) : []
+  }
+
+  subscript(rowID: Int64) -> Int? {
+    get {
+      if rowID >= 0, rowID < dense.count, dense[Int(rowID)] != .max { return Int(dense[Int(rowID)]) }
+      return sparse[rowID]
+    }
+    set {
+      if rowID >= 0, rowID < dense.count, let newValue, newValue < Int(UInt32.max) {
+        dense[Int(rowID)] = UInt32(newValue)
+      } else {
+        sparse[rowID] = newValue
+      }
+    }
+  }
+}
+
+/// The shortest prefix length that tells each UID apart from every other UID in the store,
+/// as `Store.uniquePrefixLengths(of:)` gives it, for views that learn their UIDs as their rows
+/// come: the first ones are looked up beside their neighbours in the index; past a sixteenth of
+/// the store the index is read once in order and every later row is answered from that.
+public final class UIDPrefixLengths {
+  private let store: Store
+  private let lookupLimit: Int
+  private let highestRowID: Int64
+  private var lookups = 0
+  private var commonByRow: CommonBytesByRow?
+
+  init(store: Store, lookupLimit: Int, highestRowID: Int64) {
+    self.store = store
+    self.lookupLimit = lookupLimit
+    self.highestRowID = highestRowID
+  }
+
+  /// The prefix length, in characters, of the UID `uid` of row `rowID` (looked up when the
+  /// row is not known).
+  public func length(of uid: String, rowID: Int64?) throws -> Int {
+    if commonByRow == nil, lookups >= lookupLimit {
+      commonByRow = try store.read { try store.commonUIDBytesByRow(highestRowID: highestRowID) }
+    }
+    if let rowID, let common = commonByRow?[rowID] {
+      return Store.characterCount(ofPrefixCovering: common + 1, in: uid)
+    }
+    lookups += 1
+    return try store.uniquePrefixLengths(of: [uid])[uid] ?? uid.count
   }
 }

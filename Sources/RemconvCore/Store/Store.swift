@@ -315,6 +315,16 @@ public final class Store {
     }
   }
 
+  /// Runs `body` with up to `mebibytes` of the store memory-mapped, then gives the store back
+  /// the size it had: for a read of many rows across the file (a big view).
+  public func withMemoryMap<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
+    do {
+      return try database.withMemoryMap(mebibytes: mebibytes, body)
+    } catch let sqlite as SQLiteError {
+      throw Self.translate(sqlite, path: path)
+    }
+  }
+
   /// Runs `body` with a page cache of at most `mebibytes`, then gives the store back the size
   /// it had: for a bulk write whose index pages would otherwise be evicted and read again.
   public func withPageCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {

@@ -55,6 +55,9 @@ public enum Fix: Hashable, Sendable {
   case setDueKind(from: String?, to: DueDate.Kind?)
   /// Keeps an `extra` that is not a JSON object as text under `extra.invalid.extra`.
   case wrapExtra(value: String)
+  /// Recomputes the columns the views, counts and search read (`due_day`, `search_text`) from
+  /// the due date, title and notes, as the write path does: they hold nothing of their own.
+  case recomputeIndexColumns
 
   /// The stored timestamps, by the names `extra` uses for them.
   public enum TimestampColumn: String, Sendable {
@@ -77,6 +80,7 @@ public enum Fix: Hashable, Sendable {
     case .dropDueTimeZone: "drop-due-time-zone"
     case .setDueKind: "set-due-kind"
     case .wrapExtra: "wrap-extra"
+    case .recomputeIndexColumns: "recompute-index-columns"
     }
   }
 
@@ -123,6 +127,8 @@ public enum Fix: Hashable, Sendable {
       return say("set due_kind to ", "set due_kind to ") + (kind.map { "'\($0.rawValue)'" } ?? "NULL")
     case .wrapExtra:
       return say("keep the text in ", "kept the text in ") + "extra.invalid.extra"
+    case .recomputeIndexColumns:
+      return say("recompute ", "recomputed ") + "due_day and search_text"
     }
   }
 }

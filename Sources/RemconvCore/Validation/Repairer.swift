@@ -177,7 +177,7 @@ struct FixApplier {
     case .wrapExtra: 0
     case .assignFreshUID: 1
     case .inferCompletion, .clearCompletion, .raiseEditedAt, .keepInvalidDue, .keepInvalidTimestamp,
-      .keepInvalidPriority, .keepInvalidTags, .dropDueTimeZone, .setDueKind:
+      .keepInvalidPriority, .keepInvalidTags, .dropDueTimeZone, .setDueKind, .recomputeIndexColumns:
       2
     case .renameList, .mergeList: 3
     case .normalizeListName, .storeListNameAsText: 4
@@ -258,6 +258,8 @@ struct FixApplier {
       try editReminder(row, [(.dueKind, kind.map { .text($0.rawValue) } ?? .null)]) {
         Self.keepDueKind(storedKind, replacedBy: kind, in: &$0)
       }
+    case .recomputeIndexColumns:
+      try store.recomputeIndexColumns(ofReminderRow: row)
 
     case .renameList(let old, let name):
       let bytes = try store.listNameBytes(rowID: row)

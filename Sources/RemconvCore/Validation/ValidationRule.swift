@@ -27,6 +27,7 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
   case dueKindMismatch = "due-kind-mismatch"
   case editedBeforeCreated = "edited-before-created"
   case invalidTags = "invalid-tags"
+  case staleIndexColumns = "stale-index-columns"
 
   public var id: String { rawValue }
 
@@ -36,7 +37,8 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
       .missingUID, .duplicateListUID, .duplicateReminderUID, .listNameCollision:
       .error
     case .listNameKey, .invalidExtra, .emptyTitle, .doneWithoutCompletion, .completionWithoutDone,
-      .invalidPriority, .invalidDate, .invalidTimeZone, .dueKindMismatch, .editedBeforeCreated, .invalidTags:
+      .invalidPriority, .invalidDate, .invalidTimeZone, .dueKindMismatch, .editedBeforeCreated, .invalidTags,
+      .staleIndexColumns:
       .warning
     }
   }
@@ -65,6 +67,7 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
     case .dueKindMismatch: "due_kind does not match the due date's shape"
     case .editedBeforeCreated: "a reminder was edited before it was created"
     case .invalidTags: "the tags column is not a JSON array of strings"
+    case .staleIndexColumns: "due_day or search_text is not what the due date, title and notes make"
     }
   }
 

@@ -105,6 +105,8 @@ private final class ValidationRun {
     try guarded("cycle", checkCycles)
     try guarded("duplicate UID", checkDuplicateReminderUIDs)
     try guarded("value", checkReminderValues)
+    // The write path keeps these columns; only a whole-store run looks for rows edited outside it.
+    if scope == .everything { try guarded("derived column", checkIndexColumns) }
     // Stable order: by rule, then by row; the sort keeps each rule's own order of discovery.
     let ordered = findings.enumerated().sorted { left, right in
       if left.element.rule != right.element.rule { return left.element.rule < right.element.rule }
@@ -401,6 +403,21 @@ private final class ValidationRun {
     try store.forEachReminderValues(in: scope) { row in
       reminderCount += 1
       ValueRules.checkReminder(row, into: &findings)
+    }
+  }
+
+  /// Rows edited outside remconv. A row another finding names is left out: it is being
+  /// reported for the edit already, and every repair of a row recomputes these columns.
+  private func checkIndexColumns() throws {
+    let named = Set(findings.filter { $0.subject.table == "reminders" }.compactMap(\.subject.rowID))
+    for row in try store.staleIndexColumnRows(in: scope) where !named.contains(row.rowID) {
+      let stale = [row.dueDay ? "due_day" : nil, row.searchText ? "search_text" : nil].compactMap { $0 }
+      findings.append(
+        Finding(
+          rule: .staleIndexColumns, subject: .reminder(row.rowID, uid: row.uid, title: row.title),
+          message:
+            "its \(stale.joined(separator: " and ")) \(stale.count == 1 ? "is" : "are") not what its due date, title and notes make (an edit outside remconv); views, counts and search read \(stale.count == 1 ? "it" : "them")",
+          fix: .recomputeIndexColumns))
     }
   }
 

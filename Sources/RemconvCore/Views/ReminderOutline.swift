@@ -18,16 +18,20 @@ struct ReminderOutline {
 
   /// `reminders` (of this list) in outline order with their depths among themselves, or nil
   /// when an ancestor chain runs into a cycle: the full walk places those by rules of its own.
-  mutating func place(_ reminders: [StoredReminder]) throws -> [(reminder: Reminder, depth: Int)]? {
-    var placed: [(path: [Int64], reminder: Reminder)] = []
+  mutating func place<Item>(
+    _ reminders: [Item], rowID: (Item) -> Int64, parentRowID: (Item) -> Int64?
+  ) throws -> [(item: Item, depth: Int)]? {
+    // Reminders without a parent, in row order, are in outline order already (most lists).
+    if reminders.allSatisfy({ parentRowID($0) == nil }) { return reminders.map { ($0, 0) } }
+    var placed: [(path: [Int64], item: Item)] = []
     placed.reserveCapacity(reminders.count)
-    for stored in reminders {
-      guard let path = try path(to: stored.rowID, parent: stored.parentRowID) else { return nil }
-      placed.append((path, stored.reminder))
+    for item in reminders {
+      guard let path = try path(to: rowID(item), parent: parentRowID(item)) else { return nil }
+      placed.append((path, item))
     }
     placed.sort { $0.path.lexicographicallyPrecedes($1.path) }
-    let kept = Set(reminders.map(\.rowID))
-    return placed.map { item in (item.reminder, item.path.dropLast().count(where: kept.contains)) }
+    let kept = Set(reminders.map(rowID))
+    return placed.map { placed in (placed.item, placed.path.dropLast().count(where: kept.contains)) }
   }
 
   /// The path to `rowID`, whose parent row is `parent`; nil on a cycle.

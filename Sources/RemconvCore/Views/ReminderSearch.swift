@@ -29,7 +29,11 @@ public struct ReminderSearch: Sendable {
   }
 
   public func matches(_ reminder: Reminder) -> Bool {
-    contains(reminder.title) || contains(reminder.notes)
+    matches(title: reminder.title, notes: reminder.notes)
+  }
+
+  public func matches(title: String, notes: String) -> Bool {
+    contains(title) || contains(notes)
   }
 
   /// Whether `text` contains the query. Both sides are compared in NFC, so a title stored

@@ -5,6 +5,20 @@ public struct ViewRow: Sendable {
   public let reminder: Reminder
   public let list: ReminderList
   public let depth: Int
+  /// The reminder's row, where the view read it (not in a list read by the full walk).
+  var rowID: Int64? = nil
+}
+
+/// What a view's order looks at in a row: its depth in the outline, its priority, its due date.
+protocol ViewOrdered {
+  var depth: Int { get }
+  var priority: Priority { get }
+  var dueDate: DueDate? { get }
+}
+
+extension ViewRow: ViewOrdered {
+  var priority: Priority { reminder.priority }
+  var dueDate: DueDate? { reminder.dueDate }
 }
 
 /// A part of a view under one heading.
@@ -109,7 +123,7 @@ public struct ReminderView: Sendable {
     }
   }
 
-  private init(subject: Subject, today: Today, options: ViewOptions) {
+  init(subject: Subject, today: Today, options: ViewOptions) {
     self.subject = subject
     self.today = today
     self.options = options
@@ -117,26 +131,35 @@ public struct ReminderView: Sendable {
 
   /// Whether a reminder is a member of the view.
   func isMember(_ reminder: Reminder) -> Bool {
+    isMember(reminder.facts, title: reminder.title, notes: reminder.notes)
+  }
+
+  /// Whether a reminder with these facts, title and notes is a member of the view.
+  func isMember(_ facts: ReminderFacts, title: String, notes: String) -> Bool {
     switch subject {
-    case .list: ReminderScope.all.contains(reminder, today: today)
-    case .scope(let scope): scope.contains(reminder, today: today)
-    case .search(let search): !reminder.isDone && search.matches(reminder)
+    case .list: ReminderScope.all.contains(facts, today: today)
+    case .scope(let scope): scope.contains(facts, today: today)
+    case .search(let search): !facts.isDone && search.matches(title: title, notes: notes)
     }
   }
 
   /// Whether a reminder belongs in the Completed section.
   func isCompletedMember(_ reminder: Reminder) -> Bool {
-    guard options.includeCompleted, reminder.isDone else { return false }
+    isCompletedMember(reminder.facts, title: reminder.title, notes: reminder.notes)
+  }
+
+  func isCompletedMember(_ facts: ReminderFacts, title: String, notes: String) -> Bool {
+    guard options.includeCompleted, facts.isDone else { return false }
     switch subject {
     case .list: return true
-    case .scope(let scope): return scope != .completed && scope.matchesIgnoringCompletion(reminder.facts, today: today)
-    case .search(let search): return search.matches(reminder)
+    case .scope(let scope): return scope != .completed && scope.matchesIgnoringCompletion(facts, today: today)
+    case .search(let search): return search.matches(title: title, notes: notes)
     }
   }
 
   /// The rows SQLite can narrow a view to: the subject's condition, and the done states its
   /// sections show.
-  private var candidates: ReminderCandidates {
+  var candidates: ReminderCandidates {
     let completion: ReminderCandidates.Completion = options.includeCompleted ? .either : .open
     switch subject {
     case .list: return ReminderCandidates(.scope(.all, today), completion: completion)
@@ -163,15 +186,20 @@ public struct ReminderView: Sendable {
     for stored in lists {
       guard let found = byList[stored.rowID] else { continue }
       var outline = ReminderOutline(store: store, listRowID: stored.rowID)
-      guard let members = try outline.place(found.members), let completedRows = try outline.place(found.completed)
+      guard let members = try outline.place(found.members, rowID: { $0.rowID }, parentRowID: { $0.parentRowID }),
+        let completedRows = try outline.place(found.completed, rowID: { $0.rowID }, parentRowID: { $0.parentRowID })
       else {
         try collect(list: stored, store: store, into: &memberRows)
         continue
       }
-      let rows = members.map { ViewRow(reminder: $0.reminder, list: stored.list, depth: $0.depth) }
+      let rows = members.map {
+        ViewRow(reminder: $0.item.reminder, list: stored.list, depth: $0.depth, rowID: $0.item.rowID)
+      }
       if !rows.isEmpty { memberRows.append((stored.list, sortedOutline(rows))) }
       completed += sortedOutline(
-        completedRows.map { ViewRow(reminder: $0.reminder, list: stored.list, depth: $0.depth) })
+        completedRows.map {
+          ViewRow(reminder: $0.item.reminder, list: stored.list, depth: $0.depth, rowID: $0.item.rowID)
+        })
     }
     arrange(memberRows)
   }
@@ -214,7 +242,7 @@ public struct ReminderView: Sendable {
   }
 
   /// Sorts siblings by the view's order, keeping each subtask under its parent.
-  private func sortedOutline(_ rows: [ViewRow]) -> [ViewRow] {
+  func sortedOutline<Row: ViewOrdered>(_ rows: [Row]) -> [Row] {
     guard options.sort != .manual, rows.count > 1 else { return rows }
     // Build the tree from the depths (outline order), sort each node's children, flatten.
     var children: [[Int]] = Array(repeating: [], count: rows.count)
@@ -225,7 +253,7 @@ public struct ReminderView: Sendable {
       if let parent = path.last { children[parent].append(index) } else { roots.append(index) }
       path.append(index)
     }
-    var result: [ViewRow] = []
+    var result: [Row] = []
     result.reserveCapacity(rows.count)
     var stack = sortedSiblings(roots, in: rows).reversed().map { $0 }
     while let index = stack.popLast() {
@@ -235,15 +263,15 @@ public struct ReminderView: Sendable {
     return result
   }
 
-  private func sortedSiblings(_ indices: [Int], in rows: [ViewRow]) -> [Int] {
+  private func sortedSiblings<Row: ViewOrdered>(_ indices: [Int], in rows: [Row]) -> [Int] {
     indices.sorted { left, right in
-      let order = compare(rows[left].reminder, rows[right].reminder)
+      let order = compare(rows[left], rows[right])
       return order == .orderedSame ? left < right : order == .orderedAscending
     }
   }
 
   /// The view's order between two reminders; `orderedSame` leaves the manual order.
-  private func compare(_ left: Reminder, _ right: Reminder) -> ComparisonResult {
+  private func compare(_ left: some ViewOrdered, _ right: some ViewOrdered) -> ComparisonResult {
     switch options.sort {
     case .manual:
       return .orderedSame
@@ -287,7 +315,7 @@ public struct ReminderView: Sendable {
     }
     var sections: [ViewSection] = []
     for item in ordered {
-      let flat = ViewRow(reminder: item.row.reminder, list: item.row.list, depth: 0)
+      let flat = ViewRow(reminder: item.row.reminder, list: item.row.list, depth: 0, rowID: item.row.rowID)
       if let last = sections.last, last.heading == .day(item.day) {
         sections[sections.count - 1].rows.append(flat)
       } else {

@@ -310,6 +310,36 @@ extension DefectCase {
       #expect(try Stored.extra(store, row: 1)["invalid"] == .object(["tags": .string(#"["ok", 7]"#)]))
     },
     DefectCase(
+      name: "stale-index-columns (a title changed in the sqlite3 shell)",
+      sql: "UPDATE reminders SET title = 'Call the Straße plumber' WHERE id = 1",
+      rule: .staleIndexColumns, table: "reminders", rowID: 1,
+      message:
+        "its search_text is not what its due date, title and notes make (an edit outside remconv); views, counts and search read it",
+      fixAction: "recompute-index-columns"
+    ) { store throws in
+      #expect(
+        try Stored.text(store, "SELECT search_text FROM reminders WHERE id = 1")
+          == "call the strasse plumber\u{1F}about the boiler")
+      // The search finds the new title, as it finds a title remconv wrote.
+      let search = try #require(ReminderSearch("strasse"))
+      let view = try ReminderView(
+        search: search, store: store,
+        today: Today(date: LocalDate(year: 2026, month: 11, day: 1)!, timeZone: TimeZone(identifier: "UTC")!))
+      #expect(view.sections.flatMap(\.rows).map(\.reminder.id) == ["REM-1"])
+    },
+    DefectCase(
+      name: "stale-index-columns (a due date and a note changed in the sqlite3 shell)",
+      sql: "UPDATE reminders SET due = '2026-12-24', due_kind = 'date', notes = 'Gift' WHERE id = 2",
+      rule: .staleIndexColumns, table: "reminders", rowID: 2,
+      message:
+        "its due_day and search_text are not what its due date, title and notes make (an edit outside remconv); views, counts and search read them",
+      fixAction: "recompute-index-columns"
+    ) { store throws in
+      #expect(try Stored.integer(store, "SELECT due_day FROM reminders WHERE id = 2") == 20811)
+      let today = Today(date: LocalDate(year: 2026, month: 12, day: 24)!, timeZone: TimeZone(identifier: "UTC")!)
+      #expect(try ReminderCounts(store: store, today: today).count(.today) == 1)
+    },
+    DefectCase(
       name: "foreign-key (a table of a newer remconv)",
       sql: """
         CREATE TABLE attachments (id INTEGER PRIMARY KEY, reminder_id INTEGER NOT NULL REFERENCES reminders(id));

@@ -147,6 +147,14 @@ public final class Statement {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  func withTextBytes<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
+    let pointer = sqlite3_column_text(raw, index)
+    return try body(
+      UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(raw, index))))
+  }
+
   /// The columns read since `clearInvalidText()` whose bytes were not UTF-8 (a BLOB an older
   /// store holds as a title): their text has U+FFFD in place of the bad bytes.
   public private(set) var invalidTextColumns: [Int32] = []
@@ -176,7 +184,7 @@ protocol RowColumn {
 
 /// The current row of a stepping statement, valid until the next step. `copy()` keeps it.
 public struct Row {
-  private let statement: Statement?
+  fileprivate let statement: Statement?
   private let copied: [SQLValue]
 
   init(statement: Statement) {
@@ -240,5 +248,15 @@ public struct Row {
     if let statement { return statement.isInteger(at: column.index) }
     if case .integer = copied[Int(column.index)] { return true }
     return false
+  }
+}
+
+extension Row {
+  /// Calls `body` with the UTF-8 bytes of a column read as text (empty for NULL), without
+  /// making a `String` of a row being stepped; the bytes are valid only inside `body`.
+  func withTextBytes<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    if let statement { return try statement.withTextBytes(at: Int32(index), body) }
+    var text = string(index) ?? ""
+    return try text.withUTF8(body)
   }
 }

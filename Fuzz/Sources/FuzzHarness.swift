@@ -108,7 +108,7 @@ final class FuzzHarness {
       _ = try? FormatRegistry.detect(for: source)
       try store.write(commit: false) {
         let reader = try makeReader(ReaderContext(source: source, diagnostics: diagnostics))
-        let report = try merge(reader, diagnostics: diagnostics) { records += 1 }
+        let report = try merge(reader, from: source, diagnostics: diagnostics) { records += 1 }
         guard report.rejected == 0 else { return }
         try checkRoundTrip()
       }
@@ -147,12 +147,13 @@ final class FuzzHarness {
 
   /// Merges every record of `reader` into the store, as an import does.
   private func merge(
-    _ reader: any ReminderReader, diagnostics: DiagnosticLog, onRecord: () -> Void = {}
+    _ reader: any ReminderReader, from source: InputSource, diagnostics: DiagnosticLog, onRecord: () -> Void = {}
   ) throws -> ImportReport {
     let engine = try MergeEngine(
       repository: store, options: MergeEngine.Options(defaultList: "Fuzz"), diagnostics: diagnostics,
       report: ImportReport(source: source.displayName, format: format.name))
-    while let record = try reader.next() {
+    let records = Importer.records(from: reader, source: source, diagnostics: diagnostics)
+    while let record = try records.next() {
       try engine.consume(record)
       onRecord()
     }
@@ -181,7 +182,7 @@ final class FuzzHarness {
           source: rereadSource, diagnostics: diagnostics,
           preopened: ByteReader(bytes: written, name: rereadSource.displayName)))
       if Self.losslessFormats.contains(format.name) {
-        report = try merge(reader, diagnostics: diagnostics)
+        report = try merge(reader, from: rereadSource, diagnostics: diagnostics)
       } else {
         while try reader.next() != nil {}
         return

@@ -14,6 +14,20 @@ public enum Importer {
     public init() {}
   }
 
+  /// The records of `reader` as an import merges them: unchanged raw reminders skipped (with
+  /// `knownRecords`), the item limits checked on each record as read, and the text rule applied
+  /// to what the model keeps. Everything that merges a source goes through this one chain.
+  public static func records(
+    from reader: any ReminderReader, source: InputSource, maximumItems: Int = InputLimits.maximumItemCount,
+    knownRecords: KnownRecords? = nil, diagnostics: DiagnosticLog
+  ) -> any ReminderReader {
+    var records = reader
+    if let knownRecords, let raw = reader as? any RawRecordReader {
+      records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
+    }
+    return TextRuleReader(ItemLimitedReader(records, source: source, limit: maximumItems), diagnostics: diagnostics)
+  }
+
   /// Reads every record of `reader` into `store`. Any error, a rejected item, or a warning
   /// under `strict` rolls the whole import back; `dryRun` always rolls back. The report says
   /// what was (or would have been) done. With `knownRecords`, the raw reminders of a
@@ -39,13 +53,9 @@ public enum Importer {
             repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
             knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
-          var records = reader
-          if let knownRecords, let raw = reader as? any RawRecordReader {
-            records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
-          }
-          // The limits measure a record as read; the text rule then cleans it for the model.
-          let reader = TextRuleReader(
-            ItemLimitedReader(records, source: source, limit: options.maximumItems), diagnostics: diagnostics)
+          let reader = records(
+            from: reader, source: source, maximumItems: options.maximumItems, knownRecords: knownRecords,
+            diagnostics: diagnostics)
           var count = 0
           while let record = try reader.next() {
             try engine.consume(record)

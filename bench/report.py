@@ -323,10 +323,36 @@ def instruction_lines(counts, size):
             continue
         verdict = "within" if measured <= limit else "over"
         lines.append("| %s | %s | %s | %s (%.2fx the limit) |" % (text, giga(measured), giga(limit), verdict, measured / limit))
-    lines += ["", "| case | instructions |", "| --- | ---: |"]
+    before = load_before(size)
+    if not before:
+        lines += ["", "| case | instructions |", "| --- | ---: |"]
+        for case in sorted(counts, key=lambda c: (is_remconv(c), c)):
+            lines.append("| %s | %s |" % (describe(case), giga(counts[case])))
+        return lines
+    lines += ["", "Each case beside its count before issue 20 (bench/instructions-before-issue-20.tsv, the commit"
+              " counted; issue 20's budget: within 3 %):", "",
+              "| case | before issue 20 | counted at | this run | change |", "| --- | ---: | --- | ---: | ---: |"]
     for case in sorted(counts, key=lambda c: (is_remconv(c), c)):
-        lines.append("| %s | %s |" % (describe(case), giga(counts[case])))
+        if case in before:
+            count, commit = before[case]
+            change = "%+.2f %%" % (100.0 * (counts[case] - count) / count)
+            lines.append("| %s | %s | %s | %s | %s |" % (describe(case), giga(count), commit, giga(counts[case]), change))
+        else:
+            lines.append("| %s | – | – | %s | – |" % (describe(case), giga(counts[case])))
     return lines
+
+
+def load_before(size):
+    """The counts at 10k before issue 20: {case: (instructions, commit)}; empty at another size."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "instructions-before-issue-20.tsv")
+    if size != 10000 or not os.path.exists(path):
+        return {}
+    before = {}
+    with open(path) as source:
+        rows = [line.rstrip("\n").split("\t") for line in source if not line.startswith("#")]
+    for case, instructions, commit in rows[1:]:
+        before[case] = (int(instructions), commit)
+    return before
 
 
 def machine(args, load_path):

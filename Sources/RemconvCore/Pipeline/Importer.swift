@@ -43,9 +43,8 @@ public enum Importer {
           if let knownRecords, let raw = reader as? any RawRecordReader {
             records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
           }
-          // The limits measure a record as read; the text rule then cleans it for the model.
-          let reader = TextRuleReader(
-            ItemLimitedReader(records, source: source, limit: options.maximumItems), diagnostics: diagnostics)
+          let reader = ModelBoundaryReader(
+            records, source: source, limit: options.maximumItems, diagnostics: diagnostics)
           var count = 0
           while let record = try reader.next() {
             try engine.consume(record)

@@ -39,12 +39,12 @@ public enum Importer {
             repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
             knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
-          var records = reader
+          var importStage: UnchangedRecordSkipper?
           if let knownRecords, let raw = reader as? any RawRecordReader {
-            records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
+            importStage = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
           }
           let reader = ModelBoundaryReader(
-            records, source: source, limit: options.maximumItems, diagnostics: diagnostics)
+            reader, importStage: importStage, source: source, limit: options.maximumItems, diagnostics: diagnostics)
           var count = 0
           while let record = try reader.next() {
             try engine.consume(record)

@@ -16,6 +16,9 @@ import Foundation
 /// limit (its cells, decoded, are never longer than their JSON).
 final class ModelBoundaryReader: ReminderReader {
   private let base: any ReminderReader
+  /// The import stage that reads `base`, when an import skips what the store holds: called
+  /// directly (a class, not any reader), so a skipped record is handed on once, not twice.
+  private let importStage: UnchangedRecordSkipper?
   private let source: InputSource
   private let limit: Int
   private let maximumItemSize: Int
@@ -26,10 +29,11 @@ final class ModelBoundaryReader: ReminderReader {
   private var scratch: [UInt8] = []
 
   init(
-    _ base: any ReminderReader, source: InputSource, limit: Int, maximumItemSize: Int = InputLimits.maximumItemSize,
-    diagnostics: DiagnosticLog
+    _ base: any ReminderReader, importStage: UnchangedRecordSkipper? = nil, source: InputSource, limit: Int,
+    maximumItemSize: Int = InputLimits.maximumItemSize, diagnostics: DiagnosticLog
   ) {
     self.base = base
+    self.importStage = importStage
     self.source = source
     self.limit = limit
     self.maximumItemSize = maximumItemSize
@@ -37,7 +41,9 @@ final class ModelBoundaryReader: ReminderReader {
   }
 
   func next() throws -> SourceRecord? {
-    guard let record = try base.next() else { return nil }
+    let read: SourceRecord?
+    if let importStage { read = try importStage.next() } else { read = try base.next() }
+    guard let record = read else { return nil }
     count += 1
     if count > limit { throw tooManyRecords(at: record) }
     switch record {

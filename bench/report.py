@@ -306,7 +306,7 @@ def instruction_goals(counts):
     return rows
 
 
-def instruction_lines(counts, size):
+def instruction_lines(counts, size, commit):
     if not counts:
         return ["Not counted in this run (no valgrind)."]
 
@@ -323,10 +323,39 @@ def instruction_lines(counts, size):
             continue
         verdict = "within" if measured <= limit else "over"
         lines.append("| %s | %s | %s | %s (%.2fx the limit) |" % (text, giga(measured), giga(limit), verdict, measured / limit))
-    lines += ["", "| case | instructions |", "| --- | ---: |"]
+    def mega(value):
+        return "{:,.1f} M".format(value / 1e6)
+
+    before = load_before(size)
+    if not before:
+        lines += ["", "| case | instructions |", "| --- | ---: |"]
+        for case in sorted(counts, key=lambda c: (is_remconv(c), c)):
+            lines.append("| %s | %s |" % (describe(case), giga(counts[case])))
+        return lines
+    lines += ["", "Each case beside its count before issue 20 (bench/instructions-before-issue-20.tsv, with the commit"
+              " counted; issue 20's budget: within 3 %%), this run counting commit `%s`:" % commit, "",
+              "| case | before issue 20 | counted at | this run | change |", "| --- | ---: | --- | ---: | ---: |"]
     for case in sorted(counts, key=lambda c: (is_remconv(c), c)):
-        lines.append("| %s | %s |" % (describe(case), giga(counts[case])))
+        if case in before:
+            count, commit = before[case]
+            change = "%+.2f %%" % (100.0 * (counts[case] - count) / count)
+            lines.append("| %s | %s | %s | %s | %s |" % (describe(case), mega(count), commit, mega(counts[case]), change))
+        else:
+            lines.append("| %s | – | – | %s | – |" % (describe(case), mega(counts[case])))
     return lines
+
+
+def load_before(size):
+    """The counts at 10k before issue 20: {case: (instructions, commit)}; empty at another size."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "instructions-before-issue-20.tsv")
+    if size != 10000 or not os.path.exists(path):
+        return {}
+    before = {}
+    with open(path) as source:
+        rows = [line.rstrip("\n").split("\t") for line in source if not line.startswith("#")]
+    for case, instructions, commit in rows[1:]:
+        before[case] = (int(instructions), commit)
+    return before
 
 
 def machine(args, load_path):
@@ -492,7 +521,7 @@ def main():
             "| goal | size | measured | limit | result |", "| --- | --- | ---: | ---: | --- |"]
     out += [goal.row() for goal in goals(medians, largest)]
     counts, counted_size = load_instructions(args.instructions)
-    out += ["", "### The same goals by instructions", ""] + instruction_lines(counts, counted_size)
+    out += ["", "### The same goals by instructions", ""] + instruction_lines(counts, counted_size, args.commit)
     out += ["", "## Every figure", "",
             "Medians of the runs. *items/s* divides the size by the time; the last column compares the user CPU",
             "time with the limit or peer named (below 1 is faster)."]

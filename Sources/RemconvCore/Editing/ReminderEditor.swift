@@ -315,7 +315,7 @@ public struct ReminderEditor {
   // MARK: Rules
 
   /// Refuses a reminder larger than one item (`InputLimits.maximumItemSize`) measured as
-  /// every import measures one (`ItemLimitedReader`): the JSON Lines line it exports as, its
+  /// every import measures one (`ModelBoundaryReader`): the JSON Lines line it exports as, its
   /// list's members included. What `add` and `edit` store is then what an export writes and an
   /// import reads back. The error names `subject` and the longest of `fields` (the ones given
   /// first win a tie: those the command changes, then the reminder's own).

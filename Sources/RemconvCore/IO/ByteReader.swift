@@ -332,7 +332,7 @@ public enum InputLimits {
   public static let maximumItemCount = 10_000_000
   /// The largest single item (one reminder with everything it holds), measured in one place
   /// for every reader: the JSON Lines line remconv writes for it, its list's members included
-  /// (`ItemLimitedReader`). What one import accepts, an export writes and a later import reads
+  /// (`ModelBoundaryReader`). What one import accepts, an export writes and a later import reads
   /// back. The same as the longest line, so that an item's JSON Lines line always fits.
   public static let maximumItemSize = 16 << 20
   /// How many times `maximumItemSize` the raw bytes of one item may take in a format that

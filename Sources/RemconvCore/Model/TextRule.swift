@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one rule for control characters in the model's text, applied where records enter the
-/// model (`TextRuleReader`, for every reader) and where they leave it (`Exporter`): C0
+/// model (`ModelBoundaryReader`, for every reader) and where they leave it (`Exporter`): C0
 /// control characters other than tab, LF and CR are removed, with a warning naming the field.
 ///
 /// No format remconv writes carries them the same way (iCalendar and CSV have no escape for
@@ -14,9 +14,37 @@ enum TextRule {
     byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
   }
 
+  /// Whether `text` holds a control character the rule removes: one pass over its UTF-8
+  /// bytes, in place when the string is stored contiguously (as read text is).
+  private static func holdsRemoved(_ text: String) -> Bool {
+    let found = text.utf8.withContiguousStorageIfAvailable(holdsRemoved)
+    return found ?? text.utf8.contains(where: isRemoved)
+  }
+
+  /// Whether `bytes` hold a control character the rule removes. Eight bytes at a time: a word
+  /// with no byte below 0x20 (nearly every word of text) is passed at once; only a word with
+  /// one (a tab, a line break, or a character the rule removes) is looked at byte by byte.
+  private static func holdsRemoved(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let words = UnsafeRawBufferPointer(bytes)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    var offset = 0
+    while offset + 8 <= words.count {
+      let word = words.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      // Not zero when a byte of the word is below 0x20 (it borrows, and its high bit is clear);
+      // a false alarm (a borrow passed on) only costs the look at the word's bytes.
+      if (word &- ones &* 0x20) & ~word & (ones &* 0x80) != 0,
+        bytes[offset..<offset + 8].contains(where: isRemoved)
+      {
+        return true
+      }
+      offset += 8
+    }
+    return bytes[offset...].contains(where: isRemoved)
+  }
+
   /// The text without the control characters the rule removes; nil when it has none.
   static func cleaned(_ text: String) -> String? {
-    guard text.utf8.contains(where: isRemoved) else { return nil }
+    guard holdsRemoved(text) else { return nil }
     return String(decoding: text.utf8.filter { !isRemoved($0) }, as: UTF8.self)
   }
 
@@ -27,8 +55,14 @@ enum TextRule {
     if !fields.contains(name) { fields.append(name) }
   }
 
-  /// The reminder with its text fields cleaned, and the names of the fields that changed.
-  static func cleaned(_ reminder: Reminder) -> (Reminder, fields: [String]) {
+  /// The reminder with its text fields cleaned, and the names of the fields that changed; nil
+  /// when it has nothing to clean. Clean text, nearly every record, is only read: one pass
+  /// over each field's bytes, nothing copied or written.
+  static func cleaned(_ reminder: Reminder) -> (Reminder, fields: [String])? {
+    guard
+      holdsRemoved(reminder.title) || holdsRemoved(reminder.notes) || reminder.tags.contains(where: holdsRemoved)
+        || reminder.url.map(holdsRemoved) == true
+    else { return nil }
     var reminder = reminder
     var fields: [String] = []
     clean(&reminder.title, "title", into: &fields)
@@ -41,8 +75,10 @@ enum TextRule {
     return (reminder, fields)
   }
 
-  /// The list with its name and symbol cleaned, and the names of the fields that changed.
-  static func cleaned(_ list: ReminderList) -> (ReminderList, fields: [String]) {
+  /// The list with its name and symbol cleaned, and the names of the fields that changed; nil
+  /// when it has nothing to clean.
+  static func cleaned(_ list: ReminderList) -> (ReminderList, fields: [String])? {
+    guard holdsRemoved(list.name) || holdsRemoved(list.symbol) else { return nil }
     var list = list
     var fields: [String] = []
     clean(&list.name, "name", into: &fields)
@@ -52,46 +88,5 @@ enum TextRule {
 
   static func message(_ fields: [String], of what: String, _ outcome: String) -> String {
     "the \(what)'s \(fields.joined(separator: ", ")) held control characters (C0 other than tab, LF and CR); they are \(outcome)"
-  }
-}
-
-/// Applies `TextRule` to every record a reader gives, and reports a list name the model
-/// trims: the model boundary of every import and conversion.
-final class TextRuleReader: ReminderReader {
-  private let base: any ReminderReader
-  private let diagnostics: DiagnosticLog
-
-  init(_ base: any ReminderReader, diagnostics: DiagnosticLog) {
-    self.base = base
-    self.diagnostics = diagnostics
-  }
-
-  func next() throws -> SourceRecord? {
-    guard let record = try base.next() else { return nil }
-    switch record {
-    case .reminder(let reminder, let location):
-      let (cleaned, fields) = TextRule.cleaned(reminder)
-      if !fields.isEmpty {
-        diagnostics.warning(
-          "control-character", TextRule.message(fields, of: "reminder", "removed"), at: location, uid: reminder.id)
-      }
-      return .reminder(cleaned, location)
-    case .list(let list):
-      let (cleaned, fields) = TextRule.cleaned(list)
-      if !fields.isEmpty {
-        diagnostics.warning("control-character", TextRule.message(fields, of: "list", "removed"), uid: list.id)
-      }
-      // The store keeps a list name trimmed (`ListName.normalized`): said, not done silently.
-      let trimmed = cleaned.name.trimmingCharacters(in: .whitespacesAndNewlines)
-      if !trimmed.isEmpty, !ListName.sameScalars(trimmed, cleaned.name) {
-        diagnostics.warning(
-          "list-name",
-          "the list name \(JSONText.quoted(cleaned.name)) has white space at an end; it is stored trimmed, as \(JSONText.quoted(trimmed))",
-          uid: list.id)
-      }
-      return .list(cleaned)
-    case .skipped, .rejected, .unchanged:
-      return record
-    }
   }
 }

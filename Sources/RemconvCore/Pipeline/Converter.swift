@@ -12,8 +12,7 @@ public enum Converter {
     source: InputSource, diagnostics: DiagnosticLog, targetList: String? = nil,
     maximumItems: Int = InputLimits.maximumItemCount
   ) throws -> Int {
-    let reader = TextRuleReader(
-      ItemLimitedReader(reader, source: source, limit: maximumItems), diagnostics: diagnostics)
+    let reader = ModelBoundaryReader(reader, source: source, limit: maximumItems, diagnostics: diagnostics)
     switch writerType.inputOrder {
     case .anyOrder:
       return try stream(
@@ -25,7 +24,7 @@ public enum Converter {
   }
 
   private static func stream(
-    reader: any ReminderReader, writer: any ReminderWriter, source: InputSource,
+    reader: ModelBoundaryReader, writer: any ReminderWriter, source: InputSource,
     diagnostics: DiagnosticLog, targetList: String?
   ) throws -> Int {
     let fallbackName = targetList ?? source.baseName ?? "Reminders"
@@ -66,7 +65,7 @@ public enum Converter {
   }
 
   private static func staged(
-    reader: any ReminderReader, writer: any ReminderWriter, source: InputSource,
+    reader: ModelBoundaryReader, writer: any ReminderWriter, source: InputSource,
     diagnostics: DiagnosticLog, targetList: String?
   ) throws -> Int {
     let folder = FileManager.default.temporaryDirectory

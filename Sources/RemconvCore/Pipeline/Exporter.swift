@@ -53,12 +53,13 @@ public enum Exporter {
       // The text rule where records leave the model: what an older store or an edit holds
       // is not written for a reader to refuse.
       func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
-        let (written, fields) = TextRule.cleaned(reminder)
-        if !fields.isEmpty {
+        if let cleaned = TextRule.cleaned(reminder) {
           options.diagnostics?.warning(
-            "cannot-carry", TextRule.message(fields, of: "reminder", "not written"), uid: reminder.id)
+            "cannot-carry", TextRule.message(cleaned.fields, of: "reminder", "not written"), uid: reminder.id)
+          try writer.write(cleaned.0, in: list, depth: depth)
+        } else {
+          try writer.write(reminder, in: list, depth: depth)
         }
-        try writer.write(written, in: list, depth: depth)
         count += 1
         if count & 1023 == 0 { progress?(count) }
       }
@@ -74,12 +75,10 @@ public enum Exporter {
         }
       }
       func cleaned(_ list: ReminderList) -> ReminderList {
-        let (list, fields) = TextRule.cleaned(list)
-        if !fields.isEmpty {
-          options.diagnostics?.warning(
-            "cannot-carry", TextRule.message(fields, of: "list", "not written"), uid: list.id)
-        }
-        return list
+        guard let cleaned = TextRule.cleaned(list) else { return list }
+        options.diagnostics?.warning(
+          "cannot-carry", TextRule.message(cleaned.fields, of: "list", "not written"), uid: list.id)
+        return cleaned.0
       }
       for stored in selected {
         let list = cleaned(stored.list)

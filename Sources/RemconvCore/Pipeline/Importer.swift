@@ -20,12 +20,13 @@ public enum Importer {
   public static func records(
     from reader: any ReminderReader, source: InputSource, maximumItems: Int = InputLimits.maximumItemCount,
     knownRecords: KnownRecords? = nil, diagnostics: DiagnosticLog
-  ) -> any ReminderReader {
-    var records = reader
+  ) -> ModelBoundaryReader {
+    var importStage: UnchangedRecordSkipper?
     if let knownRecords, let raw = reader as? any RawRecordReader {
-      records = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
+      importStage = UnchangedRecordSkipper(raw, known: knownRecords, diagnostics: diagnostics)
     }
-    return TextRuleReader(ItemLimitedReader(records, source: source, limit: maximumItems), diagnostics: diagnostics)
+    return ModelBoundaryReader(
+      reader, importStage: importStage, source: source, limit: maximumItems, diagnostics: diagnostics)
   }
 
   /// Reads every record of `reader` into `store`. Any error, a rejected item, or a warning

@@ -59,7 +59,21 @@ public enum RemconvCSVFormat {
     }
 
     func nextRecord() throws -> ReadRecord? {
-      try rows.next(findHeader: readHeader, decode: read)
+      try rows.next(findHeader: readHeader) { record, header in try read(record, header: header, decodingAtOnce: false)
+      }
+    }
+
+    /// Every record with its reminder decoded at once, the row never kept raw: what a
+    /// conversion reads, with nothing to skip.
+    func next() throws -> SourceRecord? {
+      let row = try rows.next(findHeader: readHeader) { record, header in
+        try read(record, header: header, decodingAtOnce: true)
+      }
+      switch row {
+      case nil: return nil
+      case .record(let record): return record
+      case .raw: preconditionFailure("a row read to be decoded at once was kept raw")
+      }
     }
 
     /// Reads the header row (the first row that is not blank). Nil for an empty input.
@@ -80,9 +94,9 @@ public enum RemconvCSVFormat {
       return nil
     }
 
-    /// Reads a row's list, and yields its reminder raw (after its list when the list is new);
-    /// a list-only row gives its list, once; nil for a list-only row of a list already seen.
-    private func read(_ record: CSVRecord, header: CSVHeader) throws -> ReadRecord? {
+    /// Reads a row's list, and yields its reminder, raw or decoded (after its list when the list
+    /// is new); a list-only row gives its list, once; nil for a list-only row of a list already seen.
+    private func read(_ record: CSVRecord, header: CSVHeader, decodingAtOnce: Bool) throws -> ReadRecord? {
       let location = context.location(line: record.line)
       header.reportInvalidUTF8(in: record, context: context)
       var listMembers = ObjectMembers<ListKey>()
@@ -100,8 +114,13 @@ public enum RemconvCSVFormat {
         if !extraIndexes.isEmpty { warnOfExtraFields(in: record, header: header, at: location, uid: nil) }
         return newList.map { .record(.list($0)) }
       }
+      let listRecord = newList.map { ReadRecord.record(.list($0)) }
+      if decodingAtOnce {
+        let reminder = try decode(record, listID: listID, header: header).reminder
+        return rows.emit(.record(.reminder(reminder, location)), after: listRecord)
+      }
       raw = (record, listID)
-      return rows.emit(.raw(location), after: newList.map { .record(.list($0)) })
+      return rows.emit(.raw(location), after: listRecord)
     }
 
     private func warnOfExtraFields(in record: CSVRecord, header: CSVHeader, at location: SourceLocation, uid: String?) {
@@ -128,8 +147,12 @@ public enum RemconvCSVFormat {
 
     /// Turns the raw row into a reminder.
     func decodeRaw() throws -> DecodedReminder {
-      let (record, listID) = raw
       guard let header = rows.header else { preconditionFailure("a raw row before the header") }
+      return try decode(raw.record, listID: raw.listID, header: header)
+    }
+
+    /// Turns a row of list `listID` into a reminder.
+    private func decode(_ record: CSVRecord, listID: String, header: CSVHeader) throws -> DecodedReminder {
       let location = context.location(line: record.line)
       var members = ObjectMembers<ReminderKey>()
       for (key, index) in reminderIndexes {

@@ -46,7 +46,20 @@ public enum JSONLinesFormat {
       digestContext = context.recordDigestContext(format: "jsonl")
     }
 
-    func nextRecord() throws -> ReadRecord? {
+    func nextRecord() throws -> ReadRecord? { try read(decodingAtOnce: false) }
+
+    /// Every record with its reminder decoded at once, the line never kept raw: what a
+    /// conversion reads, with nothing to skip.
+    func next() throws -> SourceRecord? {
+      switch try read(decodingAtOnce: true) {
+      case nil: return nil
+      case .record(let record): return record
+      case .raw: preconditionFailure("a line read to be decoded at once was kept raw")
+      }
+    }
+
+    /// The next record, its reminder raw or decoded (after its list when the list is new).
+    private func read(decodingAtOnce: Bool) throws -> ReadRecord? {
       if let pending {
         self.pending = nil
         return pending
@@ -84,9 +97,16 @@ public enum JSONLinesFormat {
           listID = list.id
           newList = list
         }
-        raw = RawLine(bytes: line, members: members, duplicates: duplicates, listID: listID, location: location)
-        guard let newList else { return .raw(location) }
-        pending = .raw(location)
+        let reminder: ReadRecord
+        if decodingAtOnce {
+          reminder = .record(
+            .reminder(decode(members, duplicates: duplicates, listID: listID, at: location), location))
+        } else {
+          raw = RawLine(bytes: line, members: members, duplicates: duplicates, listID: listID, location: location)
+          reminder = .raw(location)
+        }
+        guard let newList else { return reminder }
+        pending = reminder
         return .record(.list(newList))
       }
       return nil
@@ -96,12 +116,19 @@ public enum JSONLinesFormat {
 
     func decodeRaw() throws -> DecodedReminder {
       defer { raw = RawLine() }
+      let reminder = decode(raw.members, duplicates: raw.duplicates, listID: raw.listID, at: raw.location)
+      return (reminder, raw.members["id"]?.stringValue, true)
+    }
+
+    /// The reminder of a line's members.
+    private func decode(
+      _ members: [String: JSONValue], duplicates: [JSONDuplicateKey], listID: String, at location: SourceLocation
+    ) -> Reminder {
       // The line's earlier values of a repeated name, its list's members among them, stay
       // with the reminder the line carries.
-      let reminder = ReminderJSON.decodeReminder(
-        raw.members, listID: raw.listID, at: raw.location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-        ignoring: JSONLinesFormat.listKeySet, duplicates: raw.duplicates)
-      return (reminder, raw.members["id"]?.stringValue, true)
+      ReminderJSON.decodeReminder(
+        members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        ignoring: JSONLinesFormat.listKeySet, duplicates: duplicates)
     }
 
     func passOverRaw() { raw = RawLine() }

@@ -33,7 +33,8 @@ checksum() {
 
 # When each version was applied, and by which remconv (fixed so the stores are reproducible).
 applied_at=("" 2024-03-02T08:14:00Z 2024-09-15T20:00:00Z 2025-04-20T11:30:00Z 2025-12-01T07:45:00Z
-  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2026-12-01T09:00:00Z 2026-12-01T18:00:00Z 2027-03-01T09:00:00Z)
+  2026-06-01T09:00:00Z 2026-11-29T21:00:00Z 2026-12-01T09:00:00Z 2026-12-01T18:00:00Z 2027-03-01T09:00:00Z
+  2027-06-01T09:00:00Z 2027-09-01T09:00:00Z 2027-12-01T09:00:00Z 2028-03-01T09:00:00Z 2028-06-01T09:00:00Z)
 
 # make NAME STEPS FUTURE_STEP_FILE DATA_FILE...: a store at step STEPS (plus the future step
 # when given) holding the data files.
@@ -81,7 +82,10 @@ make v0004-duplicate-names.sqlite 4 "" "$src/data-0004-duplicate-names.sql"
 make v0005.sqlite 5 "" "$src/data-0005.sql"
 make v0006.sqlite 6 "" "$src/data-0006.sql"
 make v0007.sqlite 7 "" "$src/data-0007.sql"
-make v0009-newer.sqlite 8 "$src/0009_locations_and_attachments.sql" "$src/data-0009-newer.sql"
+# A store of a newer remconv: every step of this one, then one it does not know (numbered far
+# ahead so that steps added here never meet it).
+head_steps=$(ls Migrations/[0-9][0-9][0-9][0-9]_*.sql | wc -l)
+make v9001-newer.sqlite "$head_steps" "$src/9001_locations_and_attachments.sql" "$src/data-9001-newer.sql"
 
 if [ "${1:-}" = "--check" ]; then
   status=0

@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func aNewerStoreExportsButRefusesImports() throws {
-    let bench = try bench(with: "v0009-newer.sqlite")
+    let bench = try bench(with: "v9001-newer.sqlite")
     try expectUntouched(bench.storePath) {
       let export = bench.run("export --format json")
       #expect(export.status == .ok && export.errors.isEmpty)
@@ -51,7 +51,7 @@ import Testing
       let imported = bench.run(["import", input])
       #expect(imported.status == .storeTooNew && imported.status.rawValue == 77)
       #expect(
-        imported.errors.contains("0009_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later")
+        imported.errors.contains("9001_locations_and_attachments") && imported.errors.contains("remconv 0.3.0 or later")
       )
       #expect(bench.run("migrate up").status == .storeTooNew)
     }
@@ -192,7 +192,7 @@ import Testing
       let result = bench.run(["migrate", "restore", backup, "--store", foreign])
       #expect(result.status == .dataError && result.status.rawValue == 65, "\(result.errors)")
     }
-    let newer = try FixtureStores.copy("v0009-newer.sqlite", into: bench.directory, as: "newer.sqlite")
+    let newer = try FixtureStores.copy("v9001-newer.sqlite", into: bench.directory, as: "newer.sqlite")
     try expectUntouched(newer) {
       let result = bench.run(["migrate", "restore", backup, "--store", newer])
       #expect(result.status.rawValue == 77, "\(result.errors)")

@@ -233,10 +233,10 @@ import Testing
   @Test func restoreRefusesToReplaceAStoreOfANewerRemconv() throws {
     let directory = TemporaryDirectory()
     let (_, backup) = try upgradedStore(in: directory)
-    let path = try FixtureStores.copy("v0009-newer.sqlite", into: directory, as: "newer.sqlite")
+    let path = try FixtureStores.copy("v9001-newer.sqlite", into: directory, as: "newer.sqlite")
     try expectUntouched(path) {
       let message = expectRemconvError("storeTooNew") { try Store.restore(backup: backup.path, into: path) }
-      #expect(message.contains("0009_locations_and_attachments") && message.contains("left untouched"))
+      #expect(message.contains("9001_locations_and_attachments") && message.contains("left untouched"))
     }
     #expect(MigrationBackup.list(for: path).isEmpty)
   }
@@ -250,7 +250,7 @@ import Testing
     try other.execute(
       "CREATE TABLE mail (id INTEGER PRIMARY KEY, subject TEXT); INSERT INTO mail (subject) VALUES ('hello')")
     other.close()
-    let newer = try FixtureStores.copy("v0009-newer.sqlite", into: directory, as: "newer-backup.sqlite")
+    let newer = try FixtureStores.copy("v9001-newer.sqlite", into: directory, as: "newer-backup.sqlite")
     try expectUntouched(path) {
       expectRemconvError("notAStore") { try Store.restore(backup: foreign, into: path) }
       expectRemconvError("storeTooNew") { try Store.restore(backup: newer, into: path) }

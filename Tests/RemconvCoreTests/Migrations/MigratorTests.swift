@@ -188,7 +188,7 @@ import Testing
     #expect(try store.migrate(upTo: "8").isUpToDate)
     #expect(expectRemconvError("conflict") { try store.migrate(upTo: "0002") }.contains("migrations only run forward"))
     #expect(
-      expectRemconvError("invalidInput") { try store.migrate(upTo: "0009_nothing") }.contains("no such migration"))
+      expectRemconvError("invalidInput") { try store.migrate(upTo: "9999_nothing") }.contains("no such migration"))
   }
 
   @Test func aNewStoreGetsTheHeadWithoutBackupOrMessage() throws {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct StoreStateTests {
   @Test func aNewerStoreIsReadButNeverWritten() throws {
     let directory = TemporaryDirectory()
-    let path = try FixtureStores.copy("v0009-newer.sqlite", into: directory)
+    let path = try FixtureStores.copy("v9001-newer.sqlite", into: directory)
     try expectUntouched(path) {
       let store = try Store(path: path)
       defer { store.close() }
@@ -19,7 +19,7 @@ import Testing
       let message = expectRemconvError("storeTooNew") {
         try store.write { try store.database.run("DELETE FROM reminders") }
       }
-      #expect(message.contains("0009_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
+      #expect(message.contains("9001_locations_and_attachments") && message.contains("remconv 0.3.0 or later"))
       // Even a write that skips the check cannot land: the connection is read-only.
       #expect(throws: (any Error).self) { try store.database.run("DELETE FROM reminders") }
       expectRemconvError("storeTooNew") { try store.migrate() }
@@ -29,7 +29,7 @@ import Testing
   @Test func aNewerStoreThisVersionCannotReadIsRefusedClearly() throws {
     let directory = TemporaryDirectory()
     let path = try FixtureStores.copy(
-      "v0009-newer.sqlite", into: directory, editing: "ALTER TABLE reminders RENAME COLUMN title TO summary")
+      "v9001-newer.sqlite", into: directory, editing: "ALTER TABLE reminders RENAME COLUMN title TO summary")
     let store = try Store(path: path)
     defer { store.close() }
     let message = expectRemconvError("storeTooNew") { try store.read { try store.reminder(rowID: 1) } }

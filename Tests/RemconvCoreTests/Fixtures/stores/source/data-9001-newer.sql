@@ -1,5 +1,5 @@
 -- A store written by a newer remconv (0.3.0) that applied a step this remconv does not know,
--- 0009_locations_and_attachments: it added a column and a table. This remconv must read it
+-- 9001_locations_and_attachments: it added a column and a table. This remconv must read it
 -- (export) and never write it.
 INSERT INTO lists (id, uid, name, name_key, symbol, color, created_at, extra) VALUES
   (1, '6C1D0B52-3E6A-4C7B-9B9E-2F0A51D3C1A1', 'Einkäufe', 'einkäufe', 'cart', '#34C759', '2024-03-02T08:15:00Z', '{}'),

@@ -27,10 +27,13 @@ struct ICSSchedule {
   /// and `takeAlarms` say which fields may be filled (a reminder that has one already keeps
   /// the lines of it).
   init(lines: [String], takeStart: Bool = true, takeRecurrence: Bool = true, takeAlarms: Bool = true) {
-    var rules: [(line: String, value: String)] = []
-    var exceptions: [(line: String, dates: [DueDate]?)] = []
-    var additions: [(line: String, dates: [DueDate]?)] = []
-    var fromCompletion: String?
+    var rules: [(position: Int, value: String)] = []
+    var exceptions: [(position: Int, dates: [DueDate]?)] = []
+    var additions: [(position: Int, dates: [DueDate]?)] = []
+    var fromCompletion: (position: Int, line: String)?
+    // The kept lines by their position, so lines a recurrence did not take go back in place.
+    var keptAt: [(position: Int, line: String)] = []
+    func keep(_ range: some Sequence<Int>) { for position in range { keptAt.append((position, lines[position])) } }
     var index = 0
     while index < lines.count {
       let line = lines[index]
@@ -40,7 +43,7 @@ struct ICSSchedule {
           alarms.append(alarm)
           alarmLines.append(others)
         } else {
-          kept += block
+          keep(index...end)
         }
         index = end + 1
         continue
@@ -50,41 +53,44 @@ struct ICSSchedule {
         // Another sub-component: kept whole, with its own DTSTART or RRULE untouched.
         let name = String(line.dropFirst(6))
         let end = lines[(index - 1)...].firstIndex { Self.isEnd($0, name) } ?? lines.count - 1
-        kept += lines[(index - 1)...end]
+        keep((index - 1)...end)
         index = end + 1
         continue
       }
+      let position = index - 1
       guard let parts = ContentLineParts(line) else {
-        kept.append(line)
+        keep([position])
         continue
       }
       switch parts.name.uppercased() {
       case "DTSTART" where takeStart && start == nil && Self.hasOnly(parts, ["VALUE", "TZID"]):
-        if let date = Self.date(parts) { start = date } else { kept.append(line) }
+        if let date = Self.date(parts) { start = date } else { keep([position]) }
       case "RRULE" where takeRecurrence && parts.parameters.isEmpty:
-        rules.append((line, parts.value))
+        rules.append((position, parts.value))
       case "EXDATE" where takeRecurrence && Self.hasOnly(parts, ["VALUE", "TZID"]):
-        exceptions.append((line, Self.dates(parts)))
+        exceptions.append((position, Self.dates(parts)))
       case "RDATE" where takeRecurrence && Self.hasOnly(parts, ["VALUE", "TZID"]):
-        additions.append((line, Self.dates(parts)))
-      case Self.repeatFromName where takeRecurrence && parts.parameters.isEmpty:
-        fromCompletion = line
+        additions.append((position, Self.dates(parts)))
+      case Self.repeatFromName where takeRecurrence && parts.parameters.isEmpty && fromCompletion == nil:
+        fromCompletion = (position, line)
       default:
-        kept.append(line)
+        keep([position])
       }
     }
     // One rule, and every EXDATE and RDATE readable: a recurrence. Anything less keeps its lines.
     let readable = exceptions.allSatisfy { $0.dates != nil } && additions.allSatisfy { $0.dates != nil }
-    let basis = fromCompletion.flatMap { line -> Recurrence.Basis? in
-      ContentLineParts(line)?.value.uppercased() == "COMPLETION" ? .completion : nil
+    let basis = fromCompletion.flatMap { marker -> Recurrence.Basis? in
+      ContentLineParts(marker.line)?.value.uppercased() == "COMPLETION" ? .completion : nil
     }
     if rules.count == 1, readable, fromCompletion == nil || basis != nil {
       recurrence = Recurrence(
         rule: rules[0].value, exceptionDates: exceptions.flatMap { $0.dates ?? [] },
         additionalDates: additions.flatMap { $0.dates ?? [] }, basis: basis ?? .dueDate)
     } else {
-      kept += rules.map(\.line) + exceptions.map(\.line) + additions.map(\.line) + (fromCompletion.map { [$0] } ?? [])
+      keep(rules.map(\.position) + exceptions.map(\.position) + additions.map(\.position))
+      keep(fromCompletion.map { [$0.position] } ?? [])
     }
+    kept = keptAt.sorted { $0.position < $1.position }.map(\.line)
     if alarmLines.allSatisfy(\.isEmpty) { alarmLines = [] }
   }
 
@@ -184,23 +190,42 @@ extension ICSSchedule {
   ) {
     var properties: [String] = []
     var tzids: [String] = []
-    func property(_ name: String, _ date: DueDate) {
+    /// The parameters and value of a date, as a property writes them.
+    func form(_ date: DueDate) -> (parameters: String, value: String) {
       switch date {
-      case .date(let day): properties.append("\(name);VALUE=DATE:\(day.basicString)")
-      case .floating(let time): properties.append("\(name):\(time.basicString)")
-      case .utc(let time): properties.append("\(name):\(time.basicString)Z")
+      case .date(let day): return (";VALUE=DATE", day.basicString)
+      case .floating(let time): return ("", time.basicString)
+      case .utc(let time): return ("", time.basicString + "Z")
       case .zoned(let time, let zone):
-        properties.append("\(name);\(ContentLineParameter.format(name: "TZID", values: [zone])):\(time.basicString)")
         if !tzids.contains(zone) { tzids.append(zone) }
+        return (";" + ContentLineParameter.format(name: "TZID", values: [zone]), time.basicString)
+      }
+    }
+    /// One line per run of dates of the same form (`EXDATE;TZID=…:a,b`), as producers write them.
+    func property(_ name: String, _ dates: [DueDate]) {
+      var run: (parameters: String, values: [String])?
+      for date in dates {
+        let (parameters, value) = form(date)
+        if let current = run, current.parameters == parameters {
+          run?.values.append(value)
+        } else {
+          if let current = run {
+            properties.append(name + current.parameters + ":" + current.values.joined(separator: ","))
+          }
+          run = (parameters, [value])
+        }
+      }
+      if let current = run {
+        properties.append(name + current.parameters + ":" + current.values.joined(separator: ","))
       }
     }
     if let start = reminder.startDate ?? (reminder.recurrence == nil ? nil : reminder.dueDate) {
-      property("DTSTART", start)
+      property("DTSTART", [start])
     }
     if let recurrence = reminder.recurrence {
       properties.append("RRULE:" + recurrence.rule)
-      for date in recurrence.exceptionDates { property("EXDATE", date) }
-      for date in recurrence.additionalDates { property("RDATE", date) }
+      property("EXDATE", recurrence.exceptionDates)
+      property("RDATE", recurrence.additionalDates)
       if recurrence.basis == .completion { properties.append(repeatFromName + ":COMPLETION") }
     }
     var alarms: [String] = []

@@ -62,6 +62,7 @@ enum TextRule {
     guard
       holdsRemoved(reminder.title) || holdsRemoved(reminder.notes) || reminder.tags.contains(where: holdsRemoved)
         || reminder.url.map(holdsRemoved) == true
+        || reminder.alarms.contains(where: { $0.text.map(holdsRemoved) == true })
     else { return nil }
     var reminder = reminder
     var fields: [String] = []
@@ -71,6 +72,11 @@ enum TextRule {
     if var url = reminder.url {
       clean(&url, "url", into: &fields)
       reminder.url = url
+    }
+    for index in reminder.alarms.indices {
+      guard var text = reminder.alarms[index].text else { continue }
+      clean(&text, "alarms", into: &fields)
+      reminder.alarms[index].text = text
     }
     return (reminder, fields)
   }

@@ -49,9 +49,11 @@ import Testing
     let (reminder, _) = try todo([
       "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:garbage", "DESCRIPTION:", "END:VALARM",
     ])
+    // The rule is a field; the VALARM without a readable TRIGGER stays as lines.
+    #expect(reminder.recurrence == Recurrence(rule: "FREQ=DAILY"))
     #expect(
       strings(reminder.extra["ical"]?["lines"]) == [
-        "RRULE:FREQ=DAILY", "BEGIN:VALARM", "ACTION:DISPLAY", "X-REMCONV-INVALID:TRIGGER:garbage",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "X-REMCONV-INVALID:TRIGGER:garbage",
         "X-REMCONV-INVALID:DESCRIPTION:", "END:VALARM",
       ])
   }

@@ -58,7 +58,8 @@ extension Store {
   /// Adds a remote; a name already taken is `RemconvError.conflict`.
   public func addRemote(_ remote: RemoteConfiguration) throws {
     if try self.remote(named: remote.name) != nil {
-      throw RemconvError.conflict("a remote named '\(remote.name)' exists already (remconv remote remove \(remote.name))")
+      throw RemconvError.conflict(
+        "a remote named '\(remote.name)' exists already (remconv remote remove \(remote.name))")
     }
     try database.run(
       "INSERT INTO sync_remotes (name, url, user_name, password_kind, password_reference) VALUES (?, ?, ?, ?, ?)",
@@ -101,7 +102,8 @@ extension Store {
 
   public func setSyncToken(_ token: String?, collection: Int64) throws {
     try database.run(
-      "UPDATE sync_collections SET sync_token = ? WHERE id = ?", [token.map(SQLValue.text) ?? .null, .integer(collection)])
+      "UPDATE sync_collections SET sync_token = ? WHERE id = ?",
+      [token.map(SQLValue.text) ?? .null, .integer(collection)])
   }
 
   // MARK: Items
@@ -113,7 +115,8 @@ extension Store {
     ).map { row in
       var digest: [UInt8] = []
       if case .blob(let bytes) = row.value(at: 3) { digest = bytes }
-      return SyncItemState(href: row.string(0) ?? "", etag: row.string(1), uid: row.string(2) ?? "", localDigest: digest)
+      return SyncItemState(
+        href: row.string(0) ?? "", etag: row.string(1), uid: row.string(2) ?? "", localDigest: digest)
     }
   }
 

@@ -147,6 +147,14 @@ extension Store {
       [etag.map(SQLValue.text) ?? .null, .integer(collection), .text(href)])
   }
 
+  /// Records a reminder's new local digest where the sync itself changed it (a subtask whose
+  /// parent the remote deleted), so that the change is not taken for the user's.
+  public func setSyncItemLocalDigest(_ digest: [UInt8], uid: String, collection: Int64) throws {
+    try database.run(
+      "UPDATE sync_items SET local_digest = ? WHERE collection_id = ? AND uid = ?",
+      [.blob(digest), .integer(collection), .text(uid)])
+  }
+
   public func deleteSyncItem(href: String, collection: Int64) throws {
     try database.run(
       "DELETE FROM sync_items WHERE collection_id = ? AND href = ?", [.integer(collection), .text(href)])

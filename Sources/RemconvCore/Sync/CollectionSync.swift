@@ -229,9 +229,12 @@ final class CollectionSync {
     try upload(merged, replacing: item.href, ifMatch: item.etag) { [self] in
       try writeLocal(merged)
       if mergedDigest != localDigest { report.downloaded += 1 }
-      // The copy is stored with the merge, and goes up at the next pass (at worst the next
-      // sync) as any reminder new in the store does.
-      if let copy { try writeLocal(copy) }
+      // The copy is stored with the merge and goes up after the writes queued so far (a sync
+      // killed before that uploads it as any reminder new in the store).
+      if let copy {
+        try writeLocal(copy)
+        try upload(copy)
+      }
     }
   }
 
@@ -321,8 +324,11 @@ final class CollectionSync {
   /// remote answered; `sent` is told how many went. Returns whether one met a changed remote.
   func sendWrites(batchSize: Int, sent: (Int) -> Void) throws -> Bool {
     var metChange = false
-    for start in stride(from: 0, to: writes.count, by: batchSize) {
+    var start = 0
+    // A confirmation may queue another write (a conflict copy): the queue is read as it grows.
+    while start < writes.count {
       let batch = Array(writes[start..<min(start + batchSize, writes.count)])
+      start += batch.count
       let results = try endpoint.apply(batch.map(\.write), in: collection)
       guard results.count == batch.count else {
         throw SyncError.malformedResponse("\(collection.href): \(results.count) answers to \(batch.count) writes")
@@ -372,7 +378,8 @@ final class CollectionSync {
     }
   }
 
-  /// Deletes reminders the remote deleted; a subtask the remote kept stays, at the top.
+  /// Deletes reminders the remote deleted; a subtask the remote kept stays, at the top, and
+  /// its item is not rewritten for it (the remote's RELATED-TO names a parent it deleted).
   private func applyLocalDeletions() throws {
     let deleted = Set(localDeletions.map(\.uid))
     for (uid, href) in localDeletions {
@@ -382,6 +389,9 @@ final class CollectionSync {
             continue
           }
           try store.setParent(ofReminderRow: child, to: nil)
+          if let detached = try store.reminder(rowID: child)?.reminder {
+            try store.setSyncItemLocalDigest(SyncEngine.digest(detached), uid: childUID, collection: collectionID)
+          }
         }
         try store.deleteReminder(rowID: rowID)
         report.deletedLocal += 1

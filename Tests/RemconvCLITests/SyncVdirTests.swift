@@ -252,6 +252,20 @@ import Testing
     #expect(Self.counts(try setup.sync()) == Self.expected())
   }
 
+  @Test func anItemMovedBetweenCollectionsOnTheRemoteMovesBetweenListsAndIsNotDeleted() throws {
+    let setup = Self.populated()
+    _ = try setup.sync()
+    let uid = try #require(try setup.reminder(titled: "Slides")?["id"]?.stringValue)
+    try FileManager.default.moveItem(
+      atPath: setup.vdir + "/Work/slides.ics", toPath: setup.vdir + "/Groceries/slides.ics")
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(try setup.reminder(titled: "Slides")?["id"]?.stringValue == uid)
+    #expect(try setup.titles(in: "Groceries") == ["Bread", "Buy milk", "Skimmed", "Slides"])
+    #expect(try setup.titles(in: "Work") == ["Write report"])
+    #expect(setup.remoteTitles("Groceries") == ["Bread", "Buy milk", "Skimmed", "Slides"])
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+  }
+
   @Test func deletedHereAndEditedThereComesBack() throws {
     let setup = Self.populated()
     _ = try setup.sync()

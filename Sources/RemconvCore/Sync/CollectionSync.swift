@@ -392,7 +392,10 @@ final class CollectionSync {
   private func applyLocalDeletions() throws {
     let deleted = Set(localDeletions.map(\.uid))
     for (uid, href) in localDeletions {
-      if let rowID = try store.reminderRowID(uid: uid) {
+      // Only the reminder as this pass read it: one another collection's pass moved into its
+      // own list meanwhile (an item moved between collections on the remote) stays.
+      if let current = try store.reminder(uid: uid), current.listRowID == listRowID {
+        let rowID = current.rowID
         for child in try store.childRowIDs(ofReminderRow: rowID) {
           guard let childUID = try store.reminder(rowID: child)?.reminder.id, !deleted.contains(childUID) else {
             continue

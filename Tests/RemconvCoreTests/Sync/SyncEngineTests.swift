@@ -97,6 +97,26 @@ import Testing
     #expect(directory.read("vdir/Work/broken.ics") == "this is not iCalendar\n")
   }
 
+  @Test func aRemoteItemCrossesTheModelBoundaryAsAnImportDoes() throws {
+    let directory = TemporaryDirectory()
+    let root = directory.file("vdir")
+    directory.write("vdir/Work/displayname", "Work")
+    directory.write("vdir/Work/c.ics", Self.item(uid: "c@x", summary: "Bell\u{07}ring"))
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
+    let remote = try #require(try store.read { try store.remote(named: "v") })
+    let diagnostics = DiagnosticLog()
+    let report = try SyncEngine(
+      store: store, remote: remote, endpoint: try VdirEndpoint(root: root), options: SyncEngine.Options(),
+      diagnostics: diagnostics
+    ).run()
+    #expect(report.downloaded == 1)
+    #expect(try store.reminder(uid: "c@x")?.reminder.title == "Bellring")
+    #expect(diagnostics.entries.map(\.code) == ["control-character"])
+    #expect(try run(store, try VdirEndpoint(root: root)).transferredNothing)
+  }
+
   @Test func fieldsChangedOnOneSideMergeAndTheSameFieldChangedOnBothIsAConflict() {
     let base = Reminder(
       id: "u", listID: "l", title: "Call", notes: "", priority: .none, extra: ["ical": .object(["lines": .array([])])])

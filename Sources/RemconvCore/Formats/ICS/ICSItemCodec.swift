@@ -3,7 +3,8 @@ import Foundation
 /// One reminder as a remote calendar item: a VCALENDAR holding its VTODO (and overrides, and
 /// the VTIMEZONEs they use), written and read by the `.ics` writer's and reader's own code, so a
 /// synced item carries what a vdir export does and what remconv does not model comes back
-/// byte for byte (`extra["ical"]`).
+/// byte for byte (`extra["ical"]`). What is read crosses the model boundary
+/// (`ModelBoundaryReader`: item limits, the text rule) as an import's records do.
 public final class ICSItemCodec {
   private let encoder: VTodoEncoder
   private let timezones: VTimezoneSource
@@ -43,9 +44,12 @@ public final class ICSItemCodec {
       file: name, diagnostics: diagnostics, options: options, links: ChildLinks(), derivedIDs: DerivedIDGenerator())
     do {
       try ICSPrescan.scan(ByteReader(bytes: bytes, name: name), session: session)
-      let reader = ICSReader(
-        bytes: ByteReader(bytes: bytes, name: name), session: session, itemList: list,
-        derivation: ["sync", list.id, name], fallbackName: list.name, reportsMissingChildren: false)
+      // Through the model boundary, as every import: the item limits, then the text rule.
+      let reader = ModelBoundaryReader(
+        ICSReader(
+          bytes: ByteReader(bytes: bytes, name: name), session: session, itemList: list,
+          derivation: ["sync", list.id, name], fallbackName: list.name, reportsMissingChildren: false),
+        source: .file(name), limit: InputLimits.maximumItemCount, diagnostics: diagnostics)
       while let record = try reader.next() {
         switch record {
         case .reminder(let reminder, _): return .reminder(reminder)

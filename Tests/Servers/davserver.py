@@ -57,11 +57,9 @@ def run_until_stdin_closes(child, url):
         sys.stdin.read()
     finally:
         if child is not None:
-            child.terminate()
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+            # Radicale lingers some ten seconds after SIGTERM; its storage is a scratch folder.
+            child.kill()
+            child.wait()
 
 
 def radicale(folder, user, password):

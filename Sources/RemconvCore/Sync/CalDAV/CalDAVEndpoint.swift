@@ -181,6 +181,9 @@ public final class CalDAVEndpoint: SyncEndpoint {
           HTTPRequest(method: "DELETE", url: try url(forPath: href), headers: ["If-Match": Self.quoted(etag)]))
       }
     }
+    // The token the collection listing showed is older than these writes: the next full listing
+    // reads a fresh one, so that the writes are not reported back as changes.
+    states[collection.href] = nil
     var results: [RemoteWriteResult] = []
     for ((outcome, write), href) in zip(zip(client.sendAll(requests), writes), hrefs) {
       let response = try outcome.get()
@@ -309,7 +312,10 @@ public final class CalDAVEndpoint: SyncEndpoint {
       let response = try client.send(
         request("REPORT", url, depth: "0", body: DAVRequestBody.syncCollection(token: token)))
       guard response.status == 207 else {
-        if (400..<500).contains(response.status) || response.status == 501 { throw .invalidSyncToken }
+        // 403/409 `valid-sync-token` (RFC 6578 §3.2), or no support for the report; Xandikos
+        // answers 500 to a token it does not know. A server failing on everything fails the full
+        // listing that follows as well.
+        if (400..<600).contains(response.status) { throw .invalidSyncToken }
         throw unexpected(response)
       }
       let answer = try multistatus(response, for: nil)

@@ -42,9 +42,8 @@ make() {
   local name=$1 steps=$2 future=$3
   shift 3
   local files=()
-  for number in $(seq 1 "$steps"); do
-    files+=("$(ls Migrations/"$(printf '%04d' "$number")"_*.sql)")
-  done
+  # The first STEPS files in order: numbers may leave a gap (a step given to another branch).
+  while IFS= read -r file; do files+=("$file"); done < <(ls Migrations/[0-9][0-9][0-9][0-9]_*.sql | head -n "$steps")
   if [ -n "$future" ]; then files+=("$future"); fi
   {
     echo "PRAGMA foreign_keys = OFF;"

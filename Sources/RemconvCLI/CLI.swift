@@ -24,6 +24,8 @@ public enum CLI {
     ManCommand.self,
     MigrateCommand.self,
     ValidateCommand.self,
+    RemoteCommand.self,
+    SyncCommand.self,
   ]
 
   static var configurations: [CommandConfiguration] { commands.map { $0.configuration } }

@@ -12,6 +12,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
   case dataError = 65
   /// EX_NOINPUT: an input file or a named item does not exist, or the store a read needs.
   case noInput = 66
+  /// EX_UNAVAILABLE: the remote of a sync cannot be reached (after bounded retries).
+  case unavailable = 69
   /// EX_SOFTWARE: an internal error (a bug).
   case software = 70
   /// EX_CANTCREAT: an output cannot be created (exists without --force, no permission).
@@ -20,7 +22,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
   case ioError = 74
   /// EX_TEMPFAIL: the store is busy with another writer; try again.
   case busy = 75
-  /// EX_NOPERM: the store was written by a newer remconv and is never written by this one.
+  /// EX_NOPERM: the store was written by a newer remconv and is never written by this one, or
+  /// the remote of a sync refused the credentials.
   case storeTooNew = 77
   /// EX_CONFIG: the store needs an upgrade and `--no-upgrade` was given, or a migration
   /// already applied no longer matches this remconv's copy.
@@ -34,11 +37,12 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case .usage: "the command line is wrong"
     case .dataError: "the input is malformed or refused, or the file is not a remconv store"
     case .noInput: "an input file, list or reminder does not exist, or the store for a command that only reads"
+    case .unavailable: "the remote of a sync cannot be reached"
     case .software: "internal error"
     case .cannotCreate: "an output cannot be created (exists: use --force; the store or one of its files)"
     case .ioError: "reading or writing failed (disk full, read-only store, standard output)"
     case .busy: "the store is busy with another writer"
-    case .storeTooNew: "the store was written by a newer remconv"
+    case .storeTooNew: "the store was written by a newer remconv, or a sync's remote refused the credentials"
     case .upgradeRefused: "the store needs an upgrade (--no-upgrade given) or a migration was altered"
     }
   }
@@ -56,6 +60,12 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
       case .storeTooNew: return .storeTooNew
       case .upgradeRefused, .migrationTampered: return .upgradeRefused
       case .conflict: return .dataError
+      }
+    case let error as SyncError:
+      switch error {
+      case .authenticationRefused: return .storeTooNew
+      case .unreachable: return .unavailable
+      case .malformedResponse, .refused, .invalidSyncToken: return .dataError
       }
     case let failure as ImportFailure:
       if let underlying = failure.underlying { return from(underlying) }

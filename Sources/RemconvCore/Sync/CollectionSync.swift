@@ -1,0 +1,414 @@
+import Foundation
+
+/// One pass of the sync of a list with its collection (`SyncEngine`): reads both sides,
+/// decides per item, records in the store what came from the remote, then sends the remote
+/// writes and records each once confirmed.
+final class CollectionSync {
+  /// A remote write and what the store records once the remote confirms it.
+  private struct PendingWrite {
+    var write: RemoteWrite
+    var confirm: (RemoteWriteResult) throws -> Void
+  }
+
+  /// A reminder taken from the remote, with the item state it leaves.
+  private struct Download {
+    var reminder: Reminder
+    var state: SyncItemState
+    var base: [UInt8]
+  }
+
+  private let store: Store
+  private let endpoint: any SyncEndpoint
+  private let codec: ICSItemCodec
+  private let collection: RemoteCollection
+  private let collectionID: Int64
+  private let list: ReminderList
+  private let listRowID: Int64
+  private let remoteRowID: Int64
+  private let dryRun: Bool
+  private(set) var report = SyncReport()
+
+  private var storedToken: String?
+  private var newToken: String?
+  private var downloads: [Download] = []
+  private var localDeletions: [(uid: String, href: String)] = []
+  private var etagRefreshes: [(href: String, etag: String?)] = []
+  private var droppedStates: [String] = []
+  private var conflictCopies: [Reminder] = []
+  private var writes: [PendingWrite] = []
+  /// Item names on the remote, and those this pass creates: a create never meets another item.
+  private var takenNames: Set<String> = []
+
+  init(
+    store: Store, endpoint: any SyncEndpoint, codec: ICSItemCodec, pair: SyncEngine.Pair, remoteRowID: Int64,
+    dryRun: Bool
+  ) {
+    self.store = store
+    self.endpoint = endpoint
+    self.codec = codec
+    collection = pair.collection
+    collectionID = pair.stateRowID
+    list = pair.list.list
+    listRowID = pair.list.rowID
+    self.remoteRowID = remoteRowID
+    self.dryRun = dryRun
+  }
+
+  private func transaction<T>(_ body: () throws -> T) throws -> T {
+    dryRun ? try body() : try store.write(body)
+  }
+
+  // MARK: Deciding
+
+  func plan() throws {
+    storedToken = try store.syncCollections(remote: remoteRowID).first { $0.rowID == collectionID }?.syncToken
+    let states = try store.syncItems(collection: collectionID)
+    var stateByHref: [String: SyncItemState] = [:]
+    for state in states { stateByHref[state.href] = state }
+    let remoteETags = try listRemote(states: states)
+    takenNames = Set(remoteETags.keys)
+    let (local, localOrder) = try readLocal()
+
+    // What is new or changed on the remote is fetched; nothing else is.
+    let toFetch = remoteETags.keys.filter { href in
+      guard let state = stateByHref[href] else { return true }
+      return remoteETags[href] != .some(state.etag)
+    }.sorted()
+    var fetched: [String: RemoteItem] = [:]
+    for start in stride(from: 0, to: toFetch.count, by: SyncEngine.fetchBatchSize) {
+      let batch = Array(toFetch[start..<min(start + SyncEngine.fetchBatchSize, toFetch.count)])
+      for item in try endpoint.fetch(batch, in: collection) { fetched[item.href] = item }
+    }
+
+    var claimedUIDs: Set<String> = []
+    for state in states {
+      claimedUIDs.insert(state.uid)
+      try decideKnown(state, remoteETag: remoteETags[state.href], local: local[state.uid], fetched: fetched)
+    }
+    for href in toFetch where stateByHref[href] == nil {
+      guard let item = fetched[href], let remoteReminder = decode(item) else { continue }
+      guard claimedUIDs.insert(remoteReminder.id).inserted else {
+        skip(href, "a second item with the UID \(remoteReminder.id) in this collection: left alone")
+        continue
+      }
+      guard var existing = try local[remoteReminder.id] ?? store.reminder(uid: remoteReminder.id)?.reminder else {
+        downloads.append(
+          Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
+        continue
+      }
+      // The same reminder on both sides before any pairing (a first sync of what was imported
+      // from this remote, or a create whose answer was lost): merged without a base.
+      existing.listID = list.id
+      try merge(local: existing, remote: remoteReminder, base: nil, item: item)
+    }
+    for uid in localOrder where !claimedUIDs.contains(uid) {
+      if let reminder = local[uid] { try upload(reminder) }
+    }
+  }
+
+  /// The remote's items and ETags now: a full listing, or the stored state moved on by what
+  /// changed since the stored token.
+  private func listRemote(states: [SyncItemState]) throws -> [String: String?] {
+    var changes: RemoteChanges
+    do {
+      changes = try endpoint.changes(in: collection, since: storedToken)
+    } catch SyncError.invalidSyncToken {
+      changes = try endpoint.changes(in: collection, since: nil)
+    }
+    var etags: [String: String?] = [:]
+    switch changes {
+    case .full(let items, let token):
+      for item in items { etags[item.href] = .some(item.etag) }
+      newToken = token
+    case .delta(let changed, let deleted, let token):
+      for state in states { etags[state.href] = .some(state.etag) }
+      for href in deleted { etags[href] = nil }
+      for item in changed { etags[item.href] = .some(item.etag) }
+      newToken = token
+    }
+    return etags
+  }
+
+  private func readLocal() throws -> (reminders: [String: Reminder], order: [String]) {
+    var reminders: [String: Reminder] = [:]
+    var order: [String] = []
+    try store.read {
+      try store.forEachReminder(inListRow: listRowID) { reminder, _ in
+        if reminders[reminder.id] == nil { order.append(reminder.id) }
+        reminders[reminder.id] = reminder
+      }
+    }
+    return (reminders, order)
+  }
+
+  /// Decides for an item both sides agreed on at the last sync.
+  private func decideKnown(
+    _ state: SyncItemState, remoteETag: String??, local: Reminder?, fetched: [String: RemoteItem]
+  ) throws {
+    let localChanged = local.map { SyncEngine.digest($0) != state.localDigest }
+    guard let remoteETag else {
+      // Gone from the remote.
+      switch (local, localChanged) {
+      case (let local?, true?):
+        conflict(.editedLocallyDeletedRemotely, local)
+        droppedStates.append(state.href)
+        try upload(local)
+      case (_?, _): localDeletions.append((state.uid, state.href))
+      case (nil, _): droppedStates.append(state.href)
+      }
+      return
+    }
+    if remoteETag == state.etag {
+      switch (local, localChanged) {
+      case (nil, _):
+        // Deleted in the store: deleted on the remote, if it is still as agreed.
+        guard let etag = state.etag else { return }
+        writes.append(
+          PendingWrite(write: .delete(href: state.href, etag: etag)) { [self] result in
+            guard case .deleted = result else { return }
+            try store.deleteSyncItem(href: state.href, collection: collectionID)
+            report.deletedRemote += 1
+          })
+      case (let local?, true?): try upload(local, replacing: state.href, ifMatch: etag(state.etag))
+      default: break
+      }
+      return
+    }
+    // Changed on the remote.
+    guard let item = fetched[state.href], let remoteReminder = decode(item) else { return }
+    guard let local else {
+      // Deleted here, edited there: the edit wins, nothing is lost.
+      conflict(.deletedLocallyEditedRemotely, remoteReminder)
+      downloads.append(
+        Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
+      return
+    }
+    if localChanged == false {
+      if SyncEngine.digest(remoteReminder) == state.localDigest {
+        // A new ETag for the same content (a server that rewrote our write): nothing changes.
+        etagRefreshes.append((state.href, item.etag))
+      } else {
+        downloads.append(
+          Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
+      }
+      return
+    }
+    let base = try store.syncItemBase(collection: collectionID, href: state.href).flatMap { bytes -> Reminder? in
+      guard case .reminder(let reminder) = try codec.decode(bytes, name: itemName(state.href), in: list) else {
+        return nil
+      }
+      return reminder
+    }
+    try merge(local: local, remote: remoteReminder, base: base, item: item)
+  }
+
+  /// An item changed on both sides: the merge goes to the store, and to the remote when it
+  /// differs from what the remote holds; a conflict keeps the local version whole as a copy.
+  private func merge(local: Reminder, remote: Reminder, base: Reminder?, item: RemoteItem) throws {
+    let outcome = SyncMerge.merge(base: base, local: local, remote: remote)
+    var copy: Reminder?
+    if !outcome.conflicts.isEmpty {
+      var kept = local
+      kept.id = StableID.make()
+      kept.title = local.title + " (conflict copy)"
+      copy = kept
+      report.conflicts.append(
+        SyncConflict(
+          kind: .editedOnBothSides, uid: local.id, title: local.title, list: list.name, fields: outcome.conflicts,
+          copyUID: kept.id))
+    }
+    let merged = outcome.merged
+    let mergedDigest = SyncEngine.digest(merged)
+    if mergedDigest == SyncEngine.digest(remote) {
+      // The remote holds the merge already: only the store takes it.
+      downloads.append(Download(reminder: remote, state: SyncEngine.state(item, remote), base: item.body))
+      if let copy { conflictCopies.append(copy) }
+      return
+    }
+    let localDigest = SyncEngine.digest(local)
+    try upload(merged, replacing: item.href, ifMatch: item.etag) { [self] in
+      try writeLocal(merged)
+      if mergedDigest != localDigest { report.downloaded += 1 }
+      // The copy is stored with the merge and goes up after the writes queued so far (a sync
+      // killed before that uploads it as any reminder new in the store).
+      if let copy {
+        try writeLocal(copy)
+        try upload(copy)
+      }
+    }
+  }
+
+  private func conflict(_ kind: SyncConflict.Kind, _ reminder: Reminder) {
+    report.conflicts.append(
+      SyncConflict(kind: kind, uid: reminder.id, title: reminder.title, list: list.name, fields: [], copyUID: nil))
+  }
+
+  private func skip(_ href: String, _ reason: String) {
+    report.skipped.append(SyncSkippedItem(list: list.name, href: href, reason: reason))
+  }
+
+  private func itemName(_ href: String) -> String { collection.href + "/" + href }
+
+  /// An ETag the state may lack (a write's answer without one): "" matches nothing.
+  private func etag(_ etag: String?) -> String { etag ?? "" }
+
+  private func decode(_ item: RemoteItem) -> Reminder? {
+    do {
+      switch try codec.decode(item.body, name: itemName(item.href), in: list) {
+      case .reminder(var reminder):
+        reminder.listID = list.id
+        return reminder
+      case .unreadable(let reason):
+        skip(item.href, reason)
+      }
+    } catch {
+      skip(item.href, error.description)
+    }
+    return nil
+  }
+
+  /// Queues the upload of `reminder`: a replacement of `href` at `ifMatch`, else a new item.
+  /// Once confirmed, the item's state is recorded and `then` runs, in the same transaction.
+  private func upload(
+    _ reminder: Reminder, replacing href: String? = nil, ifMatch etag: String? = nil,
+    then: @escaping () throws -> Void = {}
+  ) throws {
+    let body = try codec.encode(reminder)
+    let write: RemoteWrite
+    if let href, let etag {
+      write = .update(href: href, etag: etag, body: body)
+    } else {
+      let stem = VdirNames.item(reminder.id)
+      var name = stem + ".ics"
+      var suffix = 2
+      while takenNames.contains(name) {
+        name = stem + "-\(suffix).ics"
+        suffix += 1
+      }
+      takenNames.insert(name)
+      write = .create(name: name, body: body)
+    }
+    let digest = SyncEngine.digest(reminder)
+    writes.append(
+      PendingWrite(write: write) { [self] result in
+        switch result {
+        case .created(let written, let etag), .updated(let written, let etag):
+          if let href, href != written { try store.deleteSyncItem(href: href, collection: collectionID) }
+          try store.putSyncItem(
+            SyncItemState(href: written, etag: etag, uid: reminder.id, localDigest: digest), base: body,
+            collection: collectionID)
+          report.uploaded += 1
+          try then()
+        case .deleted, .preconditionFailed, .rejected: break
+        }
+      })
+  }
+
+  // MARK: Writing
+
+  /// Records in one transaction what came from the remote (reminders added, changed and
+  /// deleted, with their states), the conflict copies, and the collection's new token.
+  func recordWhatCameFromTheRemote() throws {
+    try transaction {
+      try applyDownloads()
+      try applyLocalDeletions()
+      for (href, etag) in etagRefreshes { try store.setSyncItemETag(etag, href: href, collection: collectionID) }
+      for href in droppedStates { try store.deleteSyncItem(href: href, collection: collectionID) }
+      for copy in conflictCopies { try writeLocal(copy) }
+      if newToken != storedToken { try store.setSyncToken(newToken, collection: collectionID) }
+    }
+    for copy in conflictCopies { try upload(copy) }
+  }
+
+  /// Sends the queued writes in batches, recording each batch in one transaction once the
+  /// remote answered; `sent` is told how many went. Returns whether one met a changed remote.
+  func sendWrites(batchSize: Int, sent: (Int) -> Void) throws -> Bool {
+    var metChange = false
+    var start = 0
+    // A confirmation may queue another write (a conflict copy): the queue is read as it grows.
+    while start < writes.count {
+      let batch = Array(writes[start..<min(start + batchSize, writes.count)])
+      start += batch.count
+      let results = try endpoint.apply(batch.map(\.write), in: collection)
+      guard results.count == batch.count else {
+        throw SyncError.malformedResponse("\(collection.href): \(results.count) answers to \(batch.count) writes")
+      }
+      sent(batch.count)
+      try transaction {
+        for (pending, result) in zip(batch, results) {
+          switch result {
+          case .preconditionFailed: metChange = true
+          case .rejected(let href, let reason): skip(href, reason)
+          case .created, .updated, .deleted: break
+          }
+          try pending.confirm(result)
+        }
+      }
+    }
+    return metChange
+  }
+
+  private func applyDownloads() throws {
+    var pendingParents: [(rowID: Int64, parent: String)] = []
+    for download in downloads {
+      let reminder = download.reminder
+      let current = try store.reminder(uid: reminder.id)
+      if let current, current.listRowID == listRowID,
+        SyncEngine.digest(current.reminder) == SyncEngine.digest(reminder)
+      {
+        continue
+      }
+      let rowID = try writeLocal(reminder, current: current)
+      if let parent = reminder.parentID, try store.parentRowID(ofReminderRow: rowID) == nil {
+        pendingParents.append((rowID, parent))
+      }
+      report.downloaded += 1
+    }
+    // A subtask read before its parent.
+    for (rowID, parent) in pendingParents {
+      if let parentRowID = try store.reminderRowID(uid: parent), parentRowID != rowID {
+        try store.setParent(ofReminderRow: rowID, to: parentRowID)
+      }
+    }
+    for download in downloads {
+      // The digest of the reminder as the store holds it now (without a parent it lacks).
+      var state = download.state
+      if let stored = try store.reminder(uid: state.uid) { state.localDigest = SyncEngine.digest(stored.reminder) }
+      try store.putSyncItem(state, base: download.base, collection: collectionID)
+    }
+  }
+
+  /// Deletes reminders the remote deleted; a subtask the remote kept stays, at the top, and
+  /// its item is not rewritten for it (the remote's RELATED-TO names a parent it deleted).
+  private func applyLocalDeletions() throws {
+    let deleted = Set(localDeletions.map(\.uid))
+    for (uid, href) in localDeletions {
+      if let rowID = try store.reminderRowID(uid: uid) {
+        for child in try store.childRowIDs(ofReminderRow: rowID) {
+          guard let childUID = try store.reminder(rowID: child)?.reminder.id, !deleted.contains(childUID) else {
+            continue
+          }
+          try store.setParent(ofReminderRow: child, to: nil)
+          if let detached = try store.reminder(rowID: child)?.reminder {
+            try store.setSyncItemLocalDigest(SyncEngine.digest(detached), uid: childUID, collection: collectionID)
+          }
+        }
+        try store.deleteReminder(rowID: rowID)
+        report.deletedLocal += 1
+      }
+      try store.deleteSyncItem(href: href, collection: collectionID)
+    }
+  }
+
+  /// Writes `reminder` into the paired list, over the row with its UID when there is one.
+  @discardableResult
+  private func writeLocal(_ reminder: Reminder, current: StoredReminder?? = nil) throws -> Int64 {
+    let existing = try current ?? store.reminder(uid: reminder.id)
+    let parentRowID = try reminder.parentID.flatMap { try store.reminderRowID(uid: $0) }
+    if let existing {
+      try store.updateReminder(rowID: existing.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
+      return existing.rowID
+    }
+    return try store.insertReminder(reminder, listRowID: listRowID, parentRowID: parentRowID)
+  }
+}

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Two-way sync of the store with one remote (docs/sync.md).
+///
+/// Each list pairs with one collection (the stored pairing, else the collection of the same
+/// name, else a new one). For each pair the engine compares three things per item: the remote
+/// (ETags from a listing, or what changed since the stored token), the store (a digest of each
+/// reminder) and the state both last agreed on (`sync_items`: ETag, local digest, base bytes).
+/// An item only one side changed is copied to the other; one both changed is merged field by
+/// field (`SyncMerge`); an item nobody changed is neither fetched nor written.
+///
+/// Safety: the store records a remote write only after the remote confirmed it, and records
+/// what it took from the remote in the same transaction as the item's new state; every step is
+/// idempotent against the state, so a sync killed anywhere and run again converges. A dry run
+/// takes the same path against an endpoint that only pretends to write, inside a store
+/// transaction that is rolled back.
+public final class SyncEngine {
+  public struct Options: Sendable {
+    public var dryRun = false
+    public var now = Date()
+    public var timeZone = TimeZone.current
+    /// Test hook (debug builds): the process kills itself with SIGKILL once this many remote
+    /// writes are confirmed, before the store records them.
+    public var killAfterRemoteWrites: Int?
+
+    public init() {}
+
+    /// `REMCONV_TEST_SYNC_KILL_AFTER_WRITES` in `environment`; nil in a release build.
+    public static func testKillPoint(in environment: [String: String]) -> Int? {
+      #if DEBUG
+        environment["REMCONV_TEST_SYNC_KILL_AFTER_WRITES"].flatMap { Int($0) }
+      #else
+        nil
+      #endif
+    }
+  }
+
+  /// Writes sent to the remote in one `apply`: a batch is recorded in one store transaction.
+  static let writeBatchSize = 200
+  /// Items fetched in one request.
+  static let fetchBatchSize = 100
+
+  private let store: Store
+  private let remote: StoredRemote
+  private let endpoint: any SyncEndpoint
+  private let options: Options
+  private let codec: ICSItemCodec
+  private var report = SyncReport()
+  private var remoteWrites = 0
+
+  public init(
+    store: Store, remote: StoredRemote, endpoint: any SyncEndpoint, options: Options, diagnostics: DiagnosticLog
+  ) {
+    self.store = store
+    self.remote = remote
+    self.endpoint = options.dryRun ? DryRunEndpoint(endpoint) : endpoint
+    self.options = options
+    codec = ICSItemCodec(now: options.now, diagnostics: diagnostics, timeZone: options.timeZone)
+  }
+
+  public func run() throws -> SyncReport {
+    if options.dryRun {
+      try store.write(commit: false) { try syncAll() }
+    } else {
+      try syncAll()
+    }
+    return report
+  }
+
+  /// Runs `body` in a store transaction; in a dry run the one around the whole sync.
+  private func transaction<T>(_ body: () throws -> T) throws -> T {
+    options.dryRun ? try body() : try store.write(body)
+  }
+
+  private func syncAll() throws {
+    for pair in try pairCollections() {
+      // A write refused with 412 changed on the remote meanwhile: the collection is read and
+      // merged again, a few times at most.
+      var pass = 0
+      while try syncCollection(pair), pass < 3 { pass += 1 }
+    }
+  }
+
+  // MARK: Pairing
+
+  /// A list and the collection it syncs with.
+  struct Pair {
+    var collection: RemoteCollection
+    var stateRowID: Int64
+    var list: StoredList
+  }
+
+  /// Pairs every list with a collection and every collection with a list: stored pairings
+  /// first, then by name, then by creating what is missing on either side.
+  private func pairCollections() throws -> [Pair] {
+    var remoteCollections = try endpoint.collections()
+    var pairs: [Pair] = []
+    var pairedLists: Set<String> = []
+    var pairedHrefs: Set<String> = []
+    for state in try store.syncCollections(remote: remote.rowID) {
+      guard let collection = remoteCollections.first(where: { $0.href == state.href }),
+        let list = try store.list(uid: state.listUID)
+      else {
+        // The collection or the list is gone: the pairing (and its item states) is forgotten
+        // and made again below, so nothing is deleted on the other side for it.
+        try transaction { try store.removeSyncCollection(rowID: state.rowID) }
+        continue
+      }
+      pairs.append(Pair(collection: collection, stateRowID: state.rowID, list: list))
+      pairedLists.insert(list.list.id)
+      pairedHrefs.insert(collection.href)
+    }
+    for list in try store.lists() where !pairedLists.contains(list.list.id) {
+      let key = ListName.key(for: list.list.name)
+      var collection = remoteCollections.first { candidate in
+        !pairedHrefs.contains(candidate.href) && ListName.key(for: candidate.displayName ?? candidate.href) == key
+      }
+      if collection == nil {
+        let created = try endpoint.createCollection(displayName: list.list.name, color: list.list.color)
+        remoteCollections.append(created)
+        report.collectionsCreated.append(list.list.name)
+        collection = created
+      }
+      guard let collection else { continue }
+      let rowID = try transaction {
+        try store.addSyncCollection(
+          remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: list.list.id)
+      }
+      pairs.append(Pair(collection: collection, stateRowID: rowID, list: list))
+      pairedLists.insert(list.list.id)
+      pairedHrefs.insert(collection.href)
+    }
+    for collection in remoteCollections where !pairedHrefs.contains(collection.href) {
+      let name = collection.displayName ?? VdirNames.decoded(collection.href)
+      let pair = try transaction {
+        let list = ReminderList(id: StableID.make(), name: name, color: collection.color)
+        let listRowID = try store.insertList(list)
+        guard let stored = try store.list(rowID: listRowID) else {
+          throw RemconvError.ioFailure("the list '\(name)' was not kept")
+        }
+        let rowID = try store.addSyncCollection(
+          remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: stored.list.id)
+        return Pair(collection: collection, stateRowID: rowID, list: stored)
+      }
+      report.listsCreated.append(name)
+      pairs.append(pair)
+      pairedHrefs.insert(collection.href)
+    }
+    return pairs
+  }
+
+  // MARK: One collection
+
+  /// Syncs one pair; returns whether a write met a changed remote (412), so the pair is read
+  /// again.
+  private func syncCollection(_ pair: Pair) throws -> Bool {
+    let pass = CollectionSync(
+      store: store, endpoint: endpoint, codec: codec, pair: pair, remoteRowID: remote.rowID, dryRun: options.dryRun)
+    try pass.plan()
+    try pass.recordWhatCameFromTheRemote()
+    let batchSize = options.killAfterRemoteWrites == nil ? Self.writeBatchSize : 1
+    let metChange = try pass.sendWrites(batchSize: batchSize) { [self] count in
+      remoteWrites += count
+      if let limit = options.killAfterRemoteWrites, remoteWrites >= limit { kill(getpid(), SIGKILL) }
+    }
+    report.add(pass.report)
+    return metChange
+  }
+
+  // MARK: Digests
+
+  /// What identifies a reminder's content as the store holds it: every column and the
+  /// parent's UID (the list is the pairing's).
+  static func digest(_ reminder: Reminder) -> [UInt8] {
+    let columns = ReminderColumns(reminder)
+    let fields: [String?] = [
+      reminder.id, reminder.parentID, columns.title, columns.notes, String(columns.isDone), columns.completedAt,
+      String(columns.flagged), columns.due, columns.dueKind, columns.dueTimeZone, String(columns.priority),
+      columns.tags, columns.url, columns.createdAt, columns.editedAt, columns.extra,
+    ]
+    var hasher = SHA256()
+    for field in fields {
+      // Each field with a marker of presence and its length, so no two rows hash alike.
+      guard let field else {
+        hasher.update([0])
+        continue
+      }
+      let bytes = Array(field.utf8)
+      hasher.update([1] + withUnsafeBytes(of: UInt64(bytes.count).littleEndian, Array.init) + bytes)
+    }
+    return Array(hasher.finalize().prefix(16))
+  }
+
+  static func state(_ item: RemoteItem, _ reminder: Reminder) -> SyncItemState {
+    SyncItemState(href: item.href, etag: item.etag, uid: reminder.id, localDigest: digest(reminder))
+  }
+}
+
+/// An endpoint that reads its remote and only pretends to write: `sync --dry-run`.
+final class DryRunEndpoint: SyncEndpoint {
+  private let remote: any SyncEndpoint
+  private var created: Set<String> = []
+
+  init(_ remote: any SyncEndpoint) { self.remote = remote }
+
+  func collections() throws(SyncError) -> [RemoteCollection] { try remote.collections() }
+
+  func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
+    let href = ".dry-run-" + VdirNames.safe(displayName)
+    created.insert(href)
+    return RemoteCollection(href: href, displayName: displayName, color: color)
+  }
+
+  func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
+    if created.contains(collection.href) { return .full(items: [], token: nil) }
+    return try remote.changes(in: collection, since: token)
+  }
+
+  func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
+    if created.contains(collection.href) { return [] }
+    return try remote.fetch(hrefs, in: collection)
+  }
+
+  func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult] {
+    writes.map { write in
+      switch write {
+      case .create(let name, _): .created(href: name, etag: nil)
+      case .update(let href, _, _): .updated(href: href, etag: nil)
+      case .delete(let href, _): .deleted(href: href)
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
+
+/// The sync engine against endpoints that misbehave as servers do, and its field merge.
+@Suite struct SyncEngineTests {
+  /// A vdir endpoint whose remote changes an item just before the engine's first write: the
+  /// write meets a changed remote (412), as when another client saves meanwhile.
+  final class RacingEndpoint: SyncEndpoint {
+    let vdir: VdirEndpoint
+    var race: (() -> Void)?
+    private(set) var preconditionFailures = 0
+
+    init(root: String) throws { vdir = try VdirEndpoint(root: root) }
+
+    func collections() throws(SyncError) -> [RemoteCollection] { try vdir.collections() }
+    func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
+      try vdir.createCollection(displayName: displayName, color: color)
+    }
+    func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
+      try vdir.changes(in: collection, since: token)
+    }
+    func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
+      try vdir.fetch(hrefs, in: collection)
+    }
+    func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult] {
+      race?()
+      race = nil
+      let results = try vdir.apply(writes, in: collection)
+      preconditionFailures += results.filter { if case .preconditionFailed = $0 { true } else { false } }.count
+      return results
+    }
+  }
+
+  static func item(uid: String, summary: String, _ more: [String] = []) -> String {
+    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other//EN", "BEGIN:VTODO", "UID:\(uid)", "SUMMARY:\(summary)"]
+      + more + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+  }
+
+  private func run(_ store: Store, _ endpoint: any SyncEndpoint) throws -> SyncReport {
+    let remote = try #require(try store.read { try store.remote(named: "v") })
+    var options = SyncEngine.Options()
+    options.now = Date(timeIntervalSince1970: 1_796_000_000)
+    options.timeZone = TimeZone(identifier: "UTC")!
+    return try SyncEngine(
+      store: store, remote: remote, endpoint: endpoint, options: options, diagnostics: DiagnosticLog()
+    )
+    .run()
+  }
+
+  @Test func aWriteThatMeetsAChangedRemoteFetchesAndMergesInsteadOfOverwriting() throws {
+    let directory = TemporaryDirectory()
+    let root = directory.file("vdir")
+    directory.write("vdir/Work/displayname", "Work")
+    directory.write("vdir/Work/a.ics", Self.item(uid: "a@x", summary: "Draft", ["X-KEPT:1"]))
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
+    let endpoint = try RacingEndpoint(root: root)
+    _ = try run(store, endpoint)
+
+    // Here the notes change; there, between the engine's listing and its write, the priority.
+    let stored = try #require(try store.reminder(uid: "a@x"))
+    var edited = stored.reminder
+    edited.notes = "two pages"
+    try store.write {
+      try store.updateReminder(rowID: stored.rowID, edited, listRowID: stored.listRowID, parentRowID: nil)
+    }
+    endpoint.race = {
+      directory.write("vdir/Work/.race", Self.item(uid: "a@x", summary: "Draft", ["X-KEPT:1", "PRIORITY:1"]))
+      rename(root + "/Work/.race", root + "/Work/a.ics")
+    }
+    let report = try run(store, endpoint)
+    #expect(endpoint.preconditionFailures == 1)
+    #expect(report.conflicts.isEmpty)
+    let file = directory.read("vdir/Work/a.ics")
+    #expect(file.contains("DESCRIPTION:two pages") && file.contains("PRIORITY:1") && file.contains("X-KEPT:1"))
+    let merged = try #require(try store.reminder(uid: "a@x")).reminder
+    #expect(merged.notes == "two pages" && merged.priority == .high)
+    #expect(try run(store, endpoint).transferredNothing)
+  }
+
+  @Test func aRemoteItemThatIsNotICalendarIsSkippedAndReportedAndTheRestSyncs() throws {
+    let directory = TemporaryDirectory()
+    let root = directory.file("vdir")
+    directory.write("vdir/Work/displayname", "Work")
+    directory.write("vdir/Work/broken.ics", "this is not iCalendar\n")
+    directory.write("vdir/Work/b.ics", Self.item(uid: "b@x", summary: "Fine"))
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
+    let report = try run(store, try VdirEndpoint(root: root))
+    #expect(report.downloaded == 1)
+    #expect(report.skipped.map(\.href) == ["broken.ics"])
+    #expect(directory.read("vdir/Work/broken.ics") == "this is not iCalendar\n")
+  }
+
+  @Test func fieldsChangedOnOneSideMergeAndTheSameFieldChangedOnBothIsAConflict() {
+    let base = Reminder(
+      id: "u", listID: "l", title: "Call", notes: "", priority: .none, extra: ["ical": .object(["lines": .array([])])])
+    var local = base
+    local.notes = "about the lease"
+    local.title = "Call Anna"
+    local.extra = ["ical": .object(["lines": .array([.string("X-A:1")])])]
+    var remote = base
+    remote.priority = .high
+    remote.title = "Call Bob"
+    remote.extra = ["ical": .object(["lines": .array([]), "status": .string("IN-PROCESS")])]
+    let outcome = SyncMerge.merge(base: base, local: local, remote: remote)
+    #expect(outcome.conflicts == ["title"])
+    #expect(outcome.merged.title == "Call Bob")
+    #expect(outcome.merged.notes == "about the lease" && outcome.merged.priority == .high)
+    #expect(
+      outcome.merged.extra["ical"]
+        == .object(["lines": .array([.string("X-A:1")]), "status": .string("IN-PROCESS")]))
+    // Without a base every difference is a conflict (the remote's value kept).
+    #expect(
+      SyncMerge.merge(base: nil, local: local, remote: remote).conflicts == [
+        "title", "notes", "priority", "extra.ical.lines", "extra.ical.status",
+      ])
+  }
+}

@@ -59,10 +59,6 @@ struct RemoteCommand: Command {
       let command = arguments.value("password-command")
       if environment != nil, command != nil { throw .conflictingOptions("--password-env", "--password-command") }
       let kind = RemoteKind(url: url)
-      guard SyncEndpoints.supports(kind) else {
-        throw .invalid(
-          "'\(url)': this build syncs with vdir folders only (a path or a file:// URL); CalDAV is not in it")
-      }
       var location = url
       if case .vdir(let path) = kind, !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") {
         location = FileManager.default.currentDirectoryPath + "/" + path
@@ -181,9 +177,7 @@ struct SyncCommand: Command {
       throw RemconvError.notFound("no remote named '\(name)' (remconv remote list)")
     }
     let password = try remote.configuration.password?.resolve(environment: context.environment)
-    guard let endpoint = try SyncEndpoints.endpoint(for: remote.configuration, password: password) else {
-      throw UsageError.invalid("'\(remote.configuration.url)': this build cannot sync with a remote of this kind")
-    }
+    let endpoint = try SyncEndpoints.endpoint(for: remote.configuration, password: password)
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { diagnostic in
       if diagnostic.severity == .warning { context.report(diagnostic) }

@@ -92,11 +92,11 @@ import Testing
   }
 
   @Test func thePasswordComesFromAVariableOrTheFirstLineOfACommand() throws {
-    #expect(try PasswordSource.environment("DAV_PW").password(environment: ["DAV_PW": "pw 1"]) == "pw 1")
-    let unset = syncError { try PasswordSource.environment("DAV_PW").password(environment: [:]) }
+    #expect(try PasswordSource.environment("DAV_PW").resolve(environment: ["DAV_PW": "pw 1"]) == "pw 1")
+    let unset = syncError { try PasswordSource.environment("DAV_PW").resolve(environment: [:]) }
     guard case .authenticationRefused = unset else { throw Failure("\(String(describing: unset))") }
-    #expect(try PasswordSource.command("printf 'first line\\nsecond\\n'").password() == "first line")
-    let failing = syncError { try PasswordSource.command("echo leaked-secret; exit 3").password() }
+    #expect(try PasswordSource.command("printf 'first line\\nsecond\\n'").resolve(environment: [:]) == "first line")
+    let failing = syncError { try PasswordSource.command("echo leaked-secret; exit 3").resolve(environment: [:]) }
     guard case .authenticationRefused(let message) = failing else { throw Failure("\(String(describing: failing))") }
     #expect(message.contains("3"))
     #expect(!message.contains("leaked-secret"))

@@ -154,6 +154,8 @@ if /usr/bin/python3 -c "import icalendar" 2>/dev/null; then debian_icalendar=1; 
 fi
 todoman=$(command -v todoman || true)
 [ -n "$todoman" ] || note "todoman is not installed: its figures are skipped"
+vdirsyncer=$(command -v vdirsyncer || true)
+[ -n "$vdirsyncer" ] || note "vdirsyncer is not installed: its sync figures are skipped"
 taskwarrior=$(command -v task || true)
 [ -n "$taskwarrior" ] || note "Taskwarrior (task) is not installed: its view figures are skipped"
 # taskwarrior_in BASE ARGS...: Taskwarrior on the data made from BASE's store, without questions.
@@ -354,9 +356,40 @@ run_views_round() {
   fi
 }
 
+# run_sync_round SIZE ROUND: two-way sync without a server (issue 23), up to 100k. The store of
+# the size into an empty vdir (a first sync: every item written and synced to disk, then
+# recorded), the same again (nothing changed: one listing, no item read or written), an empty
+# store from that vdir, and remconv as a bridge from that vdir to another empty one (two syncs,
+# one command) beside vdirsyncer syncing the same two kinds of folders.
+run_sync_round() {
+  local size=$1 round=$2 base=$data/c$size sync=$work/sync
+  wanted "sync:*" || return 0
+  rm -rf "$sync" && mkdir -p "$sync"
+  cp "$base.sqlite" "$sync/store.sqlite"
+  "$remconv" remote add bench "$sync/a" --store "$sync/store.sqlite" --quiet
+  measure "$size" "sync:store>vdir" "$round" "$remconv" sync bench --store "$sync/store.sqlite" --quiet
+  measure "$size" "sync:noop" "$round" "$remconv" sync bench --store "$sync/store.sqlite" --quiet
+  "$remconv" remote add bench "$sync/a" --store "$sync/empty.sqlite" --quiet
+  measure "$size" "sync:vdir>store" "$round" "$remconv" sync bench --store "$sync/empty.sqlite" --quiet
+  "$remconv" remote add a "$sync/a" --store "$sync/bridge.sqlite" --quiet
+  "$remconv" remote add b "$sync/b" --store "$sync/bridge.sqlite" --quiet
+  measure "$size" "sync:vdir>vdir" "$round" sh -c '"$1" sync a --store "$2" --quiet && "$1" sync b --store "$2" --quiet' \
+    sh "$remconv" "$sync/bridge.sqlite"
+  if [ -n "$vdirsyncer" ]; then
+    mkdir -p "$sync/peer-b"
+    printf '[general]\nstatus_path = "%s/status"\n[pair p]\na = "a"\nb = "b"\ncollections = ["from a"]\n[storage a]\ntype = "filesystem"\npath = "%s/a"\nfileext = ".ics"\n[storage b]\ntype = "filesystem"\npath = "%s/peer-b"\nfileext = ".ics"\n' \
+      "$root/$sync" "$root/$sync" "$root/$sync" >"$sync/vdirsyncer.conf"
+    yes | "$vdirsyncer" -c "$sync/vdirsyncer.conf" discover >/dev/null 2>&1 || true
+    measure "$size" "sync:vdir>vdir@vdirsyncer" "$round" "$vdirsyncer" -c "$sync/vdirsyncer.conf" sync
+    measure "$size" "sync:noop@vdirsyncer" "$round" "$vdirsyncer" -c "$sync/vdirsyncer.conf" sync
+  fi
+  rm -rf "$sync"
+}
+
 run_round() {
   local size=$1 round=$2 base=$data/c$size
   run_views_round "$size" "$round"
+  (( size <= 100000 )) && run_sync_round "$size" "$round"
   local store=$work/store.sqlite
   sample_load
   # The limits.

@@ -112,7 +112,7 @@ import Testing
     try FixtureStores.copy(Self.fixture("b99ed97"), into: bench.directory)
     let before = bench.run("migrate")
     #expect(before.status == .ok, "\(before.errors)")
-    #expect(before.output.contains("state    behind: 3 steps pending"))
+    #expect(before.output.contains("state    behind: 4 steps pending"))
     #expect(
       before.output.contains(
         "0003_uids_timestamps_due_kind  2026-12-01T14:29:16.702Z  remconv 0.1.0  (earlier text: the text released in b99ed97"
@@ -154,7 +154,8 @@ import Testing
     let listsBefore = try FixtureStores.rows(of: "lists", inFile: path)
     let store = try Store(path: path)
     defer { store.close() }
-    #expect(store.upgradeReport?.applied == ["0007_converge_earlier_releases", "0008_view_index_columns"])
+    #expect(
+      store.upgradeReport?.applied == ["0007_converge_earlier_releases", "0008_view_index_columns", "0010_sync_state"])
     // Every column as it was; 0008's derived columns are new, made from the row's own values.
     var remindersAfter = try FixtureStores.rows(of: "reminders", in: store.database)
     for (rowID, before) in remindersBefore {

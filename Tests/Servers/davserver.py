@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """CalDAV servers for remconv's tests, on 127.0.0.1 and a free port, started and stopped by a test.
 
-    davserver.py radicale DIR USER PASSWORD   Radicale (Debian's) with htpasswd authentication
+    davserver.py radicale DIR USER PASSWORD [LOG]
+                                              Radicale (Debian's) with htpasswd authentication;
+                                              with LOG, every request is logged there (benchmarks)
     davserver.py xandikos DIR USER            Xandikos (Debian's), no authentication of its own
     davserver.py proxy UPSTREAM RULES LOG [--require-auth USER:PASSWORD]
                                               the fault-injecting proxy in front of a server
@@ -62,7 +64,7 @@ def run_until_stdin_closes(child, url):
             child.wait()
 
 
-def radicale(folder, user, password):
+def radicale(folder, user, password, log=None):
     port = free_port()
     users = os.path.join(folder, "users")
     with open(users, "w") as handle:
@@ -74,9 +76,11 @@ def radicale(folder, user, password):
             "[auth]\ntype = htpasswd\nhtpasswd_filename = %s\nhtpasswd_encryption = plain\ndelay = 0\n"
             "[rights]\ntype = owner_only\n"
             "[storage]\nfilesystem_folder = %s\n"
-            "[logging]\nlevel = warning\n" % (port, users, os.path.join(folder, "collections")))
+            "[logging]\nlevel = %s\n" % (port, users, os.path.join(folder, "collections"),
+                                          "info" if log else "warning"))
     child = subprocess.Popen(
-        ["/usr/bin/python3", "-m", "radicale", "--config", config], stdin=subprocess.DEVNULL)
+        ["/usr/bin/python3", "-m", "radicale", "--config", config], stdin=subprocess.DEVNULL,
+        stderr=open(log, "a") if log else None)
     wait_until_listening(port, child)
     run_until_stdin_closes(child, "http://127.0.0.1:%d/" % port)
 

@@ -12,29 +12,21 @@ import Testing
   final class Setup {
     let server: DAVServer
     let proxy: FaultProxy
-    let bench: TestBench
+    /// The store side, driven as the vdir tests drive it (their remote `v` is never synced here).
+    let local = SyncVdirTests.Setup()
+    var bench: TestBench { local.bench }
     /// Another client of the same account.
     let other: CalDAVEndpoint
 
     init(_ kind: DAVServer.Kind) throws {
       server = try DAVServer.start(kind)
       proxy = try DAVServer.proxy(to: server.url, requiringCredentials: kind == .xandikos)
-      bench = TestBench(environment: ["DAV_PW": DAVServer.password])
+      local.bench.environment["DAV_PW"] = DAVServer.password
       other = try CalDAVEndpoint(url: server.url, user: DAVServer.user, password: DAVServer.password)
       let added = bench.run([
         "remote", "add", "dav", proxy.url.absoluteString, "--user", DAVServer.user, "--password-env", "DAV_PW",
       ])
       #expect(added.status == .ok, "\(added.errors)")
-    }
-
-    @discardableResult
-    func add(_ title: String, list: String, _ more: [String] = []) -> String {
-      if !bench.run(["lists", "--names"]).output.split(separator: "\n").contains(Substring(list)) {
-        bench.run(["list", "create", list])
-      }
-      let result = bench.run(["add", title, "--list", list] + more)
-      #expect(result.status == .ok, "\(result.errors)")
-      return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func sync(_ more: [String] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> JSONValue {
@@ -91,15 +83,10 @@ import Testing
       #expect(try other.apply([.delete(href: item.href, etag: item.etag)], in: try collection(list)).count == 1)
     }
 
-    func reminders() throws -> [JSONValue] {
-      try bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").map {
-        try JSONParser.parse(String($0))
-      }
-    }
-
-    func titles(in list: String) throws -> [String] {
-      try reminders().filter { $0["list"]?.stringValue == list }.compactMap { $0["title"]?.stringValue }.sorted()
-    }
+    @discardableResult
+    func add(_ title: String, list: String, _ more: [String] = []) -> String { local.add(title, list: list, more) }
+    func reminders() throws -> [JSONValue] { try local.reminders() }
+    func titles(in list: String) throws -> [String] { try local.titles(in: list) }
 
     func id(of title: String) throws -> String {
       try #require(try reminders().first { $0["title"]?.stringValue == title }?["id"]?.stringValue)
@@ -125,21 +112,14 @@ import Testing
     }
   }
 
-  static func counts(_ report: JSONValue) -> [String: String] {
-    var counts: [String: String] = [:]
-    for key in ["uploaded", "downloaded", "deletedRemote", "deletedLocal", "conflicts"] {
-      counts[key] = report[key]?.numberText
-    }
-    return counts
-  }
+  static func counts(_ report: JSONValue) -> [String: String] { SyncVdirTests.counts(report) }
 
   static func expected(
     uploaded: Int = 0, downloaded: Int = 0, deletedRemote: Int = 0, deletedLocal: Int = 0, conflicts: Int = 0
   ) -> [String: String] {
-    [
-      "uploaded": String(uploaded), "downloaded": String(downloaded), "deletedRemote": String(deletedRemote),
-      "deletedLocal": String(deletedLocal), "conflicts": String(conflicts),
-    ]
+    SyncVdirTests.expected(
+      uploaded: uploaded, downloaded: downloaded, deletedRemote: deletedRemote, deletedLocal: deletedLocal,
+      conflicts: conflicts)
   }
 
   /// The scenarios in one run per server: a first sync both ways, a repeat that

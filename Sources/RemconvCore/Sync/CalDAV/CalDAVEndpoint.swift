@@ -2,8 +2,9 @@ import Foundation
 
 /// A CalDAV account (or one calendar of it) as a sync remote.
 ///
-/// - Discovery (RFC 6764, 5397, 4791 §6.2.1): the URL given is tried as it is, and
-///   `/.well-known/caldav` on its origin too (first, for a bare server URL); a calendar there
+/// - Discovery (RFC 6764, 5397, 4791 §6.2.1): the URL given is tried as it is, then
+///   `/.well-known/caldav` on its origin when it names no principal or calendar (tried in this
+///   order, a server that answers at its root saves the redirect at each sync); a calendar there
 ///   makes a single-collection remote; otherwise its `calendar-home-set`, or that of its
 ///   `current-user-principal`, is listed with one `PROPFIND Depth: 1`, keeping the calendars
 ///   whose `supported-calendar-component-set` holds VTODO (or that do not say).
@@ -236,8 +237,7 @@ public final class CalDAVEndpoint: SyncEndpoint {
 
   private func discover() throws(SyncError) -> Discovery {
     let wellKnown = try url(forPath: "/.well-known/caldav")
-    let bare = startURL.path.isEmpty || startURL.path == "/"
-    var candidates = bare ? [wellKnown, startURL] : [startURL, wellKnown]
+    var candidates = [startURL, wellKnown]
     var homeFallback: URL?
     var tried: [String] = []
     while !candidates.isEmpty {

@@ -1,8 +1,9 @@
 import Foundation
 import RemconvCLI
-import RemconvCore
 import RemconvTestSupport
 import Testing
+
+@testable import RemconvCore
 
 /// `remconv sync` with a vdir folder (issue 23): the scenarios of the issue without a server.
 @Suite struct SyncVdirTests {
@@ -251,6 +252,20 @@ import Testing
     #expect(Self.counts(try setup.sync()) == Self.expected())
   }
 
+  @Test func anItemMovedBetweenCollectionsOnTheRemoteMovesBetweenListsAndIsNotDeleted() throws {
+    let setup = Self.populated()
+    _ = try setup.sync()
+    let uid = try #require(try setup.reminder(titled: "Slides")?["id"]?.stringValue)
+    try FileManager.default.moveItem(
+      atPath: setup.vdir + "/Work/slides.ics", toPath: setup.vdir + "/Groceries/slides.ics")
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(try setup.reminder(titled: "Slides")?["id"]?.stringValue == uid)
+    #expect(try setup.titles(in: "Groceries") == ["Bread", "Buy milk", "Skimmed", "Slides"])
+    #expect(try setup.titles(in: "Work") == ["Write report"])
+    #expect(setup.remoteTitles("Groceries") == ["Bread", "Buy milk", "Skimmed", "Slides"])
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+  }
+
   @Test func deletedHereAndEditedThereComesBack() throws {
     let setup = Self.populated()
     _ = try setup.sync()
@@ -348,5 +363,26 @@ import Testing
     #expect(bench.run(["remote", "remove", "v"]).status == .ok)
     #expect(try JSONParser.parse(bench.run(["remote", "list", "--json"]).output).arrayValue == [])
     #expect(bench.run(["remote", "remove", "v"]).status == .noInput)
+  }
+
+  @Test func aBusyStoreIsExit75AndNothingChangesOnEitherSide() throws {
+    let setup = Self.populated()
+    setup.bench.environment["REMCONV_BUSY_TIMEOUT_MS"] = "50"
+    let before = try setup.fingerprint()
+    let holder = try Database(path: setup.bench.storePath)
+    try holder.execute("BEGIN IMMEDIATE")
+    let result = setup.bench.run(["sync", "v"])
+    try holder.execute("ROLLBACK")
+    holder.close()
+    #expect(result.status == .busy, "\(result.errors)")
+    #expect(try setup.fingerprint() == before)
+  }
+
+  @Test func aRemoteThatCannotBeReachedIsExit69() throws {
+    let bench = TestBench()
+    let file = bench.directory.write("not-a-folder", "x")
+    #expect(bench.run(["remote", "add", "v", file]).status == .ok)
+    let result = bench.run(["sync", "v"])
+    #expect(result.status == .unavailable && result.errors.contains("not-a-folder: is not a folder"))
   }
 }

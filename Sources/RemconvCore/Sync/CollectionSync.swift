@@ -20,6 +20,7 @@ final class CollectionSync {
   private let store: Store
   private let endpoint: any SyncEndpoint
   private let codec: ICSItemCodec
+  let pair: SyncEngine.Pair
   private let collection: RemoteCollection
   private let collectionID: Int64
   private let list: ReminderList
@@ -46,6 +47,7 @@ final class CollectionSync {
     self.store = store
     self.endpoint = endpoint
     self.codec = codec
+    self.pair = pair
     collection = pair.collection
     collectionID = pair.stateRowID
     list = pair.list.list
@@ -306,18 +308,25 @@ final class CollectionSync {
 
   // MARK: Writing
 
-  /// Records in one transaction what came from the remote (reminders added, changed and
-  /// deleted, with their states), the conflict copies, and the collection's new token.
+  /// Whether the remote brought anything the store must record.
+  var hasSomethingToRecord: Bool {
+    !(downloads.isEmpty && localDeletions.isEmpty && etagRefreshes.isEmpty && droppedStates.isEmpty
+      && conflictCopies.isEmpty && newToken == storedToken)
+  }
+
+  /// Records what came from the remote (reminders added, changed and deleted, with their
+  /// states), the conflict copies and the collection's new token, inside the caller's
+  /// transaction; the copies are then queued for the remote.
   func recordWhatCameFromTheRemote() throws {
-    try transaction {
-      try applyDownloads()
-      try applyLocalDeletions()
-      for (href, etag) in etagRefreshes { try store.setSyncItemETag(etag, href: href, collection: collectionID) }
-      for href in droppedStates { try store.deleteSyncItem(href: href, collection: collectionID) }
-      for copy in conflictCopies { try writeLocal(copy) }
-      if newToken != storedToken { try store.setSyncToken(newToken, collection: collectionID) }
+    try applyDownloads()
+    try applyLocalDeletions()
+    for (href, etag) in etagRefreshes { try store.setSyncItemETag(etag, href: href, collection: collectionID) }
+    for href in droppedStates { try store.deleteSyncItem(href: href, collection: collectionID) }
+    for copy in conflictCopies {
+      try writeLocal(copy)
+      try upload(copy)
     }
-    for copy in conflictCopies { try upload(copy) }
+    if newToken != storedToken { try store.setSyncToken(newToken, collection: collectionID) }
   }
 
   /// Sends the queued writes in batches, recording each batch in one transaction once the
@@ -383,7 +392,10 @@ final class CollectionSync {
   private func applyLocalDeletions() throws {
     let deleted = Set(localDeletions.map(\.uid))
     for (uid, href) in localDeletions {
-      if let rowID = try store.reminderRowID(uid: uid) {
+      // Only the reminder as this pass read it: one another collection's pass moved into its
+      // own list meanwhile (an item moved between collections on the remote) stays.
+      if let current = try store.reminder(uid: uid), current.listRowID == listRowID {
+        let rowID = current.rowID
         for child in try store.childRowIDs(ofReminderRow: rowID) {
           guard let childUID = try store.reminder(rowID: child)?.reminder.id, !deleted.contains(childUID) else {
             continue

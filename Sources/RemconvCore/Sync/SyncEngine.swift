@@ -72,13 +72,43 @@ public final class SyncEngine {
     options.dryRun ? try body() : try store.write(body)
   }
 
+  /// Plans every pair, records what came from the remote for all of them in one transaction
+  /// (a flush to disk is the dearest thing a sync of a vdir does), then sends each pair's
+  /// writes. A pair whose write met a changed remote (412) is read and merged again, a few
+  /// times at most.
   private func syncAll() throws {
-    for pair in try pairCollections() {
-      // A write refused with 412 changed on the remote meanwhile: the collection is read and
-      // merged again, a few times at most.
-      var pass = 0
-      while try syncCollection(pair), pass < 3 { pass += 1 }
+    let passes = try pairCollections().map(makePass)
+    for pass in passes { try pass.plan() }
+    if passes.contains(where: \.hasSomethingToRecord) {
+      try transaction { for pass in passes { try pass.recordWhatCameFromTheRemote() } }
     }
+    for pass in passes {
+      var metChange = try send(pass)
+      var again = 0
+      while metChange, again < 3 {
+        again += 1
+        let retry = makePass(pass.pair)
+        try retry.plan()
+        if retry.hasSomethingToRecord { try transaction { try retry.recordWhatCameFromTheRemote() } }
+        metChange = try send(retry)
+      }
+    }
+  }
+
+  private func makePass(_ pair: Pair) -> CollectionSync {
+    CollectionSync(
+      store: store, endpoint: endpoint, codec: codec, pair: pair, remoteRowID: remote.rowID, dryRun: options.dryRun)
+  }
+
+  /// Sends a pass's writes; returns whether one met a changed remote.
+  private func send(_ pass: CollectionSync) throws -> Bool {
+    let batchSize = options.killAfterRemoteWrites == nil ? Self.writeBatchSize : 1
+    let metChange = try pass.sendWrites(batchSize: batchSize) { [self] count in
+      remoteWrites += count
+      if let limit = options.killAfterRemoteWrites, remoteWrites >= limit { kill(getpid(), SIGKILL) }
+    }
+    report.add(pass.report)
+    return metChange
   }
 
   // MARK: Pairing
@@ -93,7 +123,14 @@ public final class SyncEngine {
   /// Pairs every list with a collection and every collection with a list: stored pairings
   /// first, then by name, then by creating what is missing on either side.
   private func pairCollections() throws -> [Pair] {
-    var remoteCollections = try endpoint.collections()
+    let remoteCollections = try endpoint.collections()
+    // One transaction: a collection created on the remote and not yet recorded is found
+    // again by its name at the next sync.
+    return try transaction { try pair(remoteCollections) }
+  }
+
+  private func pair(_ listed: [RemoteCollection]) throws -> [Pair] {
+    var remoteCollections = listed
     var pairs: [Pair] = []
     var pairedLists: Set<String> = []
     var pairedHrefs: Set<String> = []
@@ -103,7 +140,7 @@ public final class SyncEngine {
       else {
         // The collection or the list is gone: the pairing (and its item states) is forgotten
         // and made again below, so nothing is deleted on the other side for it.
-        try transaction { try store.removeSyncCollection(rowID: state.rowID) }
+        try store.removeSyncCollection(rowID: state.rowID)
         continue
       }
       pairs.append(Pair(collection: collection, stateRowID: state.rowID, list: list))
@@ -122,49 +159,25 @@ public final class SyncEngine {
         collection = created
       }
       guard let collection else { continue }
-      let rowID = try transaction {
-        try store.addSyncCollection(
-          remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: list.list.id)
-      }
+      let rowID = try store.addSyncCollection(
+        remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: list.list.id)
       pairs.append(Pair(collection: collection, stateRowID: rowID, list: list))
       pairedLists.insert(list.list.id)
       pairedHrefs.insert(collection.href)
     }
     for collection in remoteCollections where !pairedHrefs.contains(collection.href) {
       let name = collection.displayName ?? VdirNames.decoded(collection.href)
-      let pair = try transaction {
-        let list = ReminderList(id: StableID.make(), name: name, color: collection.color)
-        let listRowID = try store.insertList(list)
-        guard let stored = try store.list(rowID: listRowID) else {
-          throw RemconvError.ioFailure("the list '\(name)' was not kept")
-        }
-        let rowID = try store.addSyncCollection(
-          remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: stored.list.id)
-        return Pair(collection: collection, stateRowID: rowID, list: stored)
+      let list = ReminderList(id: StableID.make(), name: name, color: collection.color)
+      guard let stored = try store.list(rowID: try store.insertList(list)) else {
+        throw RemconvError.ioFailure("the list '\(name)' was not kept")
       }
+      let rowID = try store.addSyncCollection(
+        remote: remote.rowID, href: collection.href, displayName: collection.displayName, listUID: stored.list.id)
       report.listsCreated.append(name)
-      pairs.append(pair)
+      pairs.append(Pair(collection: collection, stateRowID: rowID, list: stored))
       pairedHrefs.insert(collection.href)
     }
     return pairs
-  }
-
-  // MARK: One collection
-
-  /// Syncs one pair; returns whether a write met a changed remote (412), so the pair is read
-  /// again.
-  private func syncCollection(_ pair: Pair) throws -> Bool {
-    let pass = CollectionSync(
-      store: store, endpoint: endpoint, codec: codec, pair: pair, remoteRowID: remote.rowID, dryRun: options.dryRun)
-    try pass.plan()
-    try pass.recordWhatCameFromTheRemote()
-    let batchSize = options.killAfterRemoteWrites == nil ? Self.writeBatchSize : 1
-    let metChange = try pass.sendWrites(batchSize: batchSize) { [self] count in
-      remoteWrites += count
-      if let limit = options.killAfterRemoteWrites, remoteWrites >= limit { kill(getpid(), SIGKILL) }
-    }
-    report.add(pass.report)
-    return metChange
   }
 
   // MARK: Digests

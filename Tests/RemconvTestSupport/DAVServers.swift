@@ -62,10 +62,14 @@ public final class DAVServer {
 
   /// Starts the fault-injecting proxy in front of `upstream`, checking Basic credentials itself
   /// when `requiringCredentials` (Xandikos has no authentication of its own).
-  public static func proxy(to upstream: URL, requiringCredentials: Bool = false) throws -> FaultProxy {
+  /// With `selfSignedTLS`, it speaks https with a certificate nobody trusts.
+  public static func proxy(
+    to upstream: URL, requiringCredentials: Bool = false, selfSignedTLS: Bool = false
+  ) throws -> FaultProxy {
     let directory = TemporaryDirectory()
     var arguments = ["proxy", upstream.absoluteString, directory.file("rules.json"), directory.file("log.jsonl")]
     if requiringCredentials { arguments += ["--require-auth", "\(user):\(password)"] }
+    if selfSignedTLS { arguments.append("--tls") }
     return FaultProxy(server: try DAVServer(arguments: arguments, directory: directory))
   }
 

@@ -5,8 +5,10 @@
                                               Radicale (Debian's) with htpasswd authentication;
                                               with LOG, every request is logged there (benchmarks)
     davserver.py xandikos DIR USER            Xandikos (Debian's), no authentication of its own
-    davserver.py proxy UPSTREAM RULES LOG [--require-auth USER:PASSWORD]
-                                              the fault-injecting proxy in front of a server
+    davserver.py proxy UPSTREAM RULES LOG [--require-auth USER:PASSWORD] [--tls]
+                                              the fault-injecting proxy in front of a server;
+                                              with --tls, over https with a self-signed
+                                              certificate (which a client must refuse)
 
 Each prints one line, `READY <base URL>`, once it accepts connections, and runs until its
 standard input closes (the test ended, or was killed), then stops what it started.
@@ -188,7 +190,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-def proxy(upstream, rules, log, required_auth):
+def proxy(upstream, rules, log, required_auth, tls=False):
     import base64
     Proxy.upstream = upstream
     Proxy.rules_path = rules
@@ -197,8 +199,21 @@ def proxy(upstream, rules, log, required_auth):
         Proxy.required_auth = "Basic " + base64.b64encode(required_auth.encode()).decode()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
     server.daemon_threads = True
+    scheme = "http"
+    if tls:
+        import ssl
+        folder = os.path.dirname(log)
+        key, certificate = os.path.join(folder, "key.pem"), os.path.join(folder, "certificate.pem")
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificate, key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    run_until_stdin_closes(None, "http://127.0.0.1:%d/" % server.server_address[1])
+    run_until_stdin_closes(None, "%s://127.0.0.1:%d/" % (scheme, server.server_address[1]))
     server.shutdown()
 
 
@@ -210,10 +225,13 @@ if __name__ == "__main__":
         xandikos(*arguments)
     elif kind == "proxy":
         auth = None
+        tls = "--tls" in arguments
+        if tls:
+            arguments.remove("--tls")
         if "--require-auth" in arguments:
             at = arguments.index("--require-auth")
             auth = arguments[at + 1]
             del arguments[at:at + 2]
-        proxy(*arguments, auth)
+        proxy(*arguments, auth, tls)
     else:
         sys.exit("unknown server kind " + kind)

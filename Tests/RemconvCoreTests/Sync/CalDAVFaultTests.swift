@@ -142,6 +142,17 @@ import Testing
     #expect(requests.allSatisfy { $0.authorization })
   }
 
+  /// A certificate nobody vouches for is refused before any request is sent: the sync stops
+  /// (69) and no credentials leave.
+  @Test func anUntrustedCertificateIsRefused() throws {
+    let radicale = try DAVServer.start(.radicale)
+    let proxy = try DAVServer.proxy(to: radicale.url, selfSignedTLS: true)
+    #expect(proxy.url.scheme == "https")
+    let error = syncError { try CalDAVFixtures.endpoint(proxy.url).collections() }
+    guard case .unreachable = error else { throw Failure("\(String(describing: error))") }
+    #expect(proxy.requests().isEmpty)
+  }
+
   /// Xandikos behind an authenticating proxy: a 401 is authentication refused (77), the right
   /// password discovers its default calendar.
   @Test func a401IsAuthenticationRefused() throws {

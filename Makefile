@@ -59,6 +59,7 @@ man: build
 bench:
 	@./Scripts/bootstrap.sh --bench
 	@bench/run.sh
+	@bench/sync-caldav.sh
 
 check-boundaries:
 	./Scripts/check-boundaries.sh

@@ -13,11 +13,16 @@ if [ "${1:-}" = "--test" ]; then
   # GNU time and prlimit measure and limit the child processes of the bounds tests
   # (MeasuredProcess), which fail without them rather than skip.
   packages+=(time util-linux)
+  # The CalDAV servers the sync tests start on 127.0.0.1 (Tests/Servers/davserver.py), and
+  # openssl for the self-signed certificate its proxy's https is refused for.
+  packages+=(radicale xandikos openssl)
 fi
 if [ "${1:-}" = "--bench" ]; then
   # make bench: GNU time for peak memory, valgrind for instruction counts, and the peers it
   # compares with.
   packages+=(time valgrind taskwarrior todoman python3-icalendar)
+  # The sync benchmark: vdirsyncer against Radicale (bench/sync.sh).
+  packages+=(radicale vdirsyncer)
 fi
 
 missing=()

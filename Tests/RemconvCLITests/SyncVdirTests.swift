@@ -353,8 +353,12 @@ import Testing
     #expect(
       bench.run(["remote", "add", "w", folder, "--password-env", "A", "--password-command", "pass dav"]).status
         == .usage)
-    let http = bench.run(["remote", "add", "dav", "https://dav.example.org/"])
-    #expect(http.status == .usage && http.errors.contains("CalDAV"))
+    #expect(bench.run(["remote", "add", "dav", "https://dav.example.org/"]).status == .ok)
+    let dav = try JSONParser.parse(bench.run(["remote", "list", "--json"]).output).arrayValue?.first {
+      $0["name"]?.stringValue == "dav"
+    }
+    #expect(dav?["kind"]?.stringValue == "caldav")
+    #expect(bench.run(["remote", "remove", "dav"]).status == .ok)
     #expect(bench.run(["sync", "nowhere"]).status == .noInput)
     #expect(bench.run(["remote", "remove", "v"]).status == .ok)
     #expect(try JSONParser.parse(bench.run(["remote", "list", "--json"]).output).arrayValue == [])

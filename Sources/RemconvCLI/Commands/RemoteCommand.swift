@@ -7,16 +7,20 @@ struct RemoteCommand: Command {
     name: "remote",
     abstract: "Add, list or remove the remotes the store syncs with.",
     discussion: """
-      A remote is a local folder (a vdir: one subfolder per list, one .ics file per reminder,
-      as vdirsyncer, todoman and khal keep them) given as a path or a file:// URL. The password
-      of a remote is never stored: only the name of the variable or the command that gives it.
+      A remote is a CalDAV server (an http or https URL: the server, a principal, a calendar
+      home or one calendar) or a local folder (a vdir: one subfolder per list, one .ics file per
+      reminder, as vdirsyncer, todoman and khal keep them) given as a path or a file:// URL. The
+      password of a remote is never stored: only the name of the variable or the command that
+      gives it (its first line of output).
       """,
     subcommands: [
       CommandConfiguration(
         name: "add", abstract: "Add a remote.",
         arguments: [
           ArgumentSpec("name", help: "The remote's name, for 'remconv sync NAME'."),
-          ArgumentSpec("url", help: "A folder (path or file:// URL) holding a vdir.", completion: .directories),
+          ArgumentSpec(
+            "url", help: "A CalDAV URL (http, https), or a folder (path or file:// URL) holding a vdir.",
+            completion: .directories),
         ],
         options: [
           .option("user", value: "user", help: "The user name for the remote."),
@@ -26,6 +30,7 @@ struct RemoteCommand: Command {
         ],
         examples: [
           "remconv remote add notes ~/.calendars", "remconv remote add todo file:///home/ana/.local/share/todo",
+          "remconv remote add nc https://cloud.example.org/remote.php/dav --user ana --password-env NC_PASSWORD",
         ]),
       CommandConfiguration(
         name: "list", abstract: "List the remotes.",
@@ -59,10 +64,6 @@ struct RemoteCommand: Command {
       let command = arguments.value("password-command")
       if environment != nil, command != nil { throw .conflictingOptions("--password-env", "--password-command") }
       let kind = RemoteKind(url: url)
-      guard SyncEndpoints.supports(kind) else {
-        throw .invalid(
-          "'\(url)': this build syncs with vdir folders only (a path or a file:// URL); CalDAV is not in it")
-      }
       var location = url
       if case .vdir(let path) = kind, !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") {
         location = FileManager.default.currentDirectoryPath + "/" + path
@@ -181,9 +182,7 @@ struct SyncCommand: Command {
       throw RemconvError.notFound("no remote named '\(name)' (remconv remote list)")
     }
     let password = try remote.configuration.password?.resolve(environment: context.environment)
-    guard let endpoint = try SyncEndpoints.endpoint(for: remote.configuration, password: password) else {
-      throw UsageError.invalid("'\(remote.configuration.url)': this build cannot sync with a remote of this kind")
-    }
+    let endpoint = try SyncEndpoints.endpoint(for: remote.configuration, password: password)
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { diagnostic in
       if diagnostic.severity == .warning { context.report(diagnostic) }

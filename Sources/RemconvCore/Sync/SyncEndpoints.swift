@@ -2,30 +2,25 @@ import Foundation
 
 /// Makes the endpoint a remote's URL names: the one place that knows every kind of remote.
 public enum SyncEndpoints {
-  /// Whether this build can sync with a remote of `kind`. CalDAV comes with the CalDAV
-  /// client (issue 23); until then an http(s) URL is refused when the remote is added.
-  public static func supports(_ kind: RemoteKind) -> Bool {
-    switch kind {
-    case .vdir: true
-    case .caldav: false
-    }
-  }
-
-  /// The endpoint for `remote`, or nil when this build has none for its kind (`supports`).
-  /// `password` is the one `remote.password` gave for this sync; nothing keeps it.
-  public static func endpoint(for remote: RemoteConfiguration, password: String?) throws(SyncError) -> (
-    any SyncEndpoint
-  )? {
+  /// The endpoint for `remote`: a `VdirEndpoint` for a folder, a `CalDAVEndpoint` for an http
+  /// or https URL. `password` is the one `remote.password` gave for this sync; nothing keeps it.
+  public static func endpoint(for remote: RemoteConfiguration, password: String?) throws(SyncError)
+    -> any SyncEndpoint
+  {
     switch remote.kind {
     case .vdir(let path): try VdirEndpoint(root: path)
-    case .caldav: nil
+    case .caldav(let url): try CalDAVEndpoint(url: url, user: remote.user, password: password)
     }
   }
 }
 
 extension PasswordSource {
-  /// The password, from the environment variable or the command's standard output (its
-  /// trailing newline removed). It is never stored, printed or passed on a command line.
+  /// The password, read now: the variable's value, or the first line the command prints on
+  /// standard output (run by `/bin/sh -c`, its standard error left to the terminal). It is
+  /// never stored, printed or passed on a command line, and appears in no message.
+  ///
+  /// - Throws: `SyncError.authenticationRefused` when the variable is unset or empty, or the
+  ///   command fails or prints nothing (a sync without the password cannot authenticate).
   public func resolve(environment: [String: String]) throws(SyncError) -> String {
     switch self {
     case .environment(let name):
@@ -39,6 +34,7 @@ extension PasswordSource {
       process.arguments = ["-c", command]
       let output = Pipe()
       process.standardOutput = output
+      process.standardInput = FileHandle.nullDevice
       do {
         try process.run()
       } catch {
@@ -46,12 +42,14 @@ extension PasswordSource {
       }
       let bytes = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
-      guard process.terminationStatus == 0 else {
+      guard process.terminationReason == .exit, process.terminationStatus == 0 else {
         throw .authenticationRefused("the password command failed (exit status \(process.terminationStatus))")
       }
-      var text = String(decoding: bytes, as: UTF8.self)
-      if text.hasSuffix("\n") { text.removeLast() }
-      return text
+      // The first line: `pass show` prints the password there and other fields after it.
+      var password = String(String(decoding: bytes, as: UTF8.self).prefix { $0 != "\n" })
+      if password.hasSuffix("\r") { password.removeLast() }
+      guard !password.isEmpty else { throw .authenticationRefused("the password command printed no password") }
+      return password
     }
   }
 }

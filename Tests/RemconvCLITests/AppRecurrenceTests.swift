@@ -1,0 +1,195 @@
+import Foundation
+import RemconvCLI
+import RemconvTestSupport
+import Testing
+
+@testable import RemconvCore
+
+/// Repeating reminders, alarms and start dates in the app commands: `add`/`edit` with
+/// `--repeat`, `--alarm`, `--start`; `done` moving a repeating reminder to its next occurrence
+/// and keeping the occurrence done; `show` marking them; the smart lists following the move.
+/// The clock is 2026-11-29T10:00:00Z, the zone Europe/Berlin.
+@Suite struct AppRecurrenceTests {
+  static let now = "2026-11-29T10:00:00Z"
+
+  private func add(_ bench: TestBench, _ options: [String]) throws -> String {
+    let result = bench.run(["add", "Team meeting", "--list", "Work"] + options)
+    try #require(result.status == .ok, "\(result.errors)")
+    return result.output.trimmingCharacters(in: .newlines)
+  }
+
+  private func reminders(_ bench: TestBench) throws -> [[String: Any]] {
+    try bench.run(["export", "--format", "jsonl"]).output.split(separator: "\n").map {
+      try JSONOutput.object(String($0))
+    }
+  }
+
+  @Test func addTakesARuleAnAlarmAndAStart() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(
+      bench,
+      [
+        "--due", "2026-12-01T09:00", "--tz", "Europe/Berlin", "--start", "2026-12-01T08:00", "--repeat",
+        "FREQ=WEEKLY;BYDAY=TU", "--alarm", "-15m", "--alarm", "2026-12-01T08:30",
+      ])
+    let stored = try JSONOutput.reminder(id, in: bench)
+    #expect(stored["startDate"] as? String == "2026-12-01T08:00:00")
+    #expect(stored["startTimeZone"] as? String == "Europe/Berlin")
+    let recurrence = try #require(stored["recurrence"] as? [String: Any])
+    #expect(recurrence["rule"] as? String == "FREQ=WEEKLY;BYDAY=TU")
+    #expect(recurrence["basis"] as? String == "due")
+    let alarms = try #require(stored["alarms"] as? [[String: Any]])
+    #expect(alarms.count == 2)
+    #expect(alarms.first?["offset"] as? Int == -900)
+    #expect(alarms.first?["relatedTo"] as? String == "due")
+    // A wall time is read in the machine's zone: 08:30 in Berlin is 07:30 UTC.
+    #expect(alarms.last?["at"] as? String == "2026-12-01T07:30:00Z")
+  }
+
+  @Test(arguments: [
+    ("daily", "FREQ=DAILY"), ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("every 2 weeks", "FREQ=WEEKLY;INTERVAL=2"),
+  ])
+  func repeatTakesTheCommonWords(words: String, rule: String) throws {
+    let bench = try AppFixture.bench()
+    let id = try add(bench, ["--due", "2026-12-01", "--repeat", words])
+    let recurrence = try #require(try JSONOutput.reminder(id, in: bench)["recurrence"] as? [String: Any])
+    #expect(recurrence["rule"] as? String == rule)
+  }
+
+  @Test(arguments: [
+    (["--due", "2026-12-01", "--repeat", "fortnightly"], "invalid for '--repeat'"),
+    (["--due", "2026-12-01", "--repeat", "FREQ=WEEKLY;BYDAY=XX"], "libical cannot read it"),
+    (["--due", "2026-12-01", "--alarm", "soon"], "invalid for '--alarm'"),
+    (["--due", "2026-12-01", "--repeat-from", "completion"], "'--repeat-from' needs '--repeat'"),
+  ])
+  func badScheduleOptionsAreUsageErrors(options: [String], message: String) throws {
+    let bench = try AppFixture.bench()
+    let before = bench.snapshot()
+    let result = bench.run(["add", "X", "--list", "Work"] + options)
+    #expect(result.status == .usage, "\(result.errors)")
+    #expect(result.errors.contains(message), "\(result.errors)")
+    #expect(bench.snapshot() == before)
+  }
+
+  @Test(arguments: [
+    (["--repeat", "daily"], "a repeating reminder needs a due date"),
+    (["--alarm", "-15m"], "an alarm before or after the due date needs a due date"),
+    (["--due", "2026-12-01", "--alarm", "start-10m"], "an alarm before or after the start date needs a start date"),
+    (["--due", "2026-12-01", "--start", "2026-12-02"], "the start date 2026-12-02 is after the due date 2026-12-01"),
+  ])
+  func scheduleThatCannotBeIsRefused(options: [String], message: String) throws {
+    let bench = try AppFixture.bench()
+    let before = bench.snapshot()
+    let result = bench.run(["add", "X", "--list", "Work"] + options)
+    #expect(result.status == .dataError, "\(result.errors)")
+    #expect(result.errors.contains(message), "\(result.errors)")
+    #expect(bench.snapshot() == before)
+  }
+
+  @Test func editSetsAndClearsTheSchedule() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(bench, ["--due", "2026-12-01", "--repeat", "weekly", "--alarm", "-1h"])
+    #expect(bench.run(["edit", id, "--alarm", "09:00", "--repeat-from", "completion"]).status == .ok)
+    var stored = try JSONOutput.reminder(id, in: bench)
+    // 09:00 of an all-day due: nine hours after its start, kept relative so it follows.
+    #expect((stored["alarms"] as? [[String: Any]])?.map { $0["offset"] as? Int } == [-3600, 32400])
+    #expect((stored["recurrence"] as? [String: Any])?["basis"] as? String == "completion")
+    #expect(bench.run(["edit", id, "--repeat", "none", "--alarm", "none"]).status == .ok)
+    stored = try JSONOutput.reminder(id, in: bench)
+    #expect(stored["recurrence"] == nil || stored["recurrence"] is NSNull)
+    #expect((stored["alarms"] as? [Any])?.isEmpty != false)
+  }
+
+  /// `done` keeps the occurrence as a completed copy and moves the reminder on: due, start
+  /// and absolute alarm by a week, the relative alarm with the due date by itself.
+  @Test func doneMovesARepeatingReminderToItsNextOccurrence() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(
+      bench,
+      [
+        "--due", "2026-12-01T09:00", "--tz", "Europe/Berlin", "--start", "2026-12-01T08:00", "--repeat",
+        "FREQ=WEEKLY;BYDAY=TU", "--alarm", "-15m", "--alarm", "2026-12-01T08:30",
+      ])
+    let countBefore = try reminders(bench).count
+    let result = bench.run(["done", id, "--json"])
+    #expect(result.status == .ok, "\(result.errors)")
+    #expect(result.errors.contains("next: 2026-12-08 09:00 Europe/Berlin"), "\(result.errors)")
+
+    let all = try reminders(bench)
+    #expect(all.count == countBefore + 1)
+    let series = try #require(all.first { $0["id"] as? String == id })
+    #expect(series["isDone"] as? Bool == false)
+    #expect(series["dueDate"] as? String == "2026-12-08T09:00:00")
+    #expect(series["startDate"] as? String == "2026-12-08T08:00:00")
+    #expect((series["recurrence"] as? [String: Any])?["rule"] as? String == "FREQ=WEEKLY;BYDAY=TU")
+    let alarms = try #require(series["alarms"] as? [[String: Any]])
+    #expect(alarms.first?["offset"] as? Int == -900)
+    #expect(alarms.last?["at"] as? String == "2026-12-08T07:30:00Z")
+
+    let copy = try #require(all.first { ($0["extra"] as? [String: Any])?["completedOccurrenceOf"] as? String == id })
+    #expect(copy["isDone"] as? Bool == true)
+    #expect(copy["completedAt"] as? String == Self.now)
+    #expect(copy["dueDate"] as? String == "2026-12-01T09:00:00")
+    #expect(copy["list"] as? String == "Work")
+    #expect(copy["recurrence"] == nil || copy["recurrence"] is NSNull)
+
+    // --json prints the reminder moved on, with the copy.
+    let printed = try JSONOutput.object(result.output)
+    #expect(printed["dueDate"] as? String == "2026-12-08T09:00:00")
+    #expect((printed["completedOccurrence"] as? [String: Any])?["id"] as? String == copy["id"] as? String)
+  }
+
+  @Test func theLastOccurrenceIsCompletedLikeAnyReminder() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(bench, ["--due", "2026-12-01", "--repeat", "FREQ=DAILY;COUNT=2"])
+    #expect(bench.run(["done", id]).status == .ok)
+    var stored = try JSONOutput.reminder(id, in: bench)
+    #expect(stored["dueDate"] as? String == "2026-12-02")
+    #expect(stored["isDone"] as? Bool == false)
+    let countBefore = try reminders(bench).count
+    #expect(bench.run(["done", id]).status == .ok)
+    stored = try JSONOutput.reminder(id, in: bench)
+    #expect(stored["isDone"] as? Bool == true)
+    #expect(stored["dueDate"] as? String == "2026-12-02")
+    #expect(try reminders(bench).count == countBefore)
+  }
+
+  /// Today and Scheduled, their counts and the day groups follow the occurrence the reminder
+  /// is at (the write path keeps `due_day`).
+  @Test func theSmartListsFollowTheNextOccurrence() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(bench, ["--due", "2026-11-29", "--repeat", "daily"])
+    var today = try JSONOutput.ids(bench.run(["show", "--scope", "today", "--json"]).output)
+    #expect(today.contains(id))
+    var counts = try #require(try JSONOutput.object(bench.run(["lists", "--json"]).output)["counts"] as? [String: Int])
+    #expect(counts["today"] == 5 && counts["scheduled"] == 8)
+
+    #expect(bench.run(["done", id]).status == .ok)
+    today = try JSONOutput.ids(bench.run(["show", "--scope", "today", "--json"]).output)
+    #expect(!today.contains(id))
+    counts = try #require(try JSONOutput.object(bench.run(["lists", "--json"]).output)["counts"] as? [String: Int])
+    // The reminder is due tomorrow now; its copy for today is done: Completed, not counted.
+    #expect(counts["today"] == 4 && counts["scheduled"] == 8)
+    let scheduled = try JSONOutput.object(bench.run(["show", "--scope", "scheduled", "--group", "day", "--json"]).output)
+    let row = try #require(try JSONOutput.array(scheduled, "reminders").first { $0["id"] as? String == id })
+    #expect(row["day"] as? String == "2026-11-30")
+    #expect(try JSONOutput.ids(bench.run(["show", "--scope", "today", "--json"]).output, "completed").count == 2)
+  }
+
+  @Test func showMarksRepeatingRemindersAndAlarms() throws {
+    let bench = try AppFixture.bench()
+    let repeating = try add(bench, ["--due", "2026-12-01", "--repeat", "weekly"])
+    let alarmed = try add(bench, ["--due", "2026-12-01", "--alarm", "-1d"])
+    let output = bench.run(["show", "Work"]).output
+    let lines = output.split(separator: "\n")
+    let repeatingLine = try #require(lines.first { $0.hasPrefix(repeating.prefix(8)) })
+    let alarmedLine = try #require(lines.first { $0.hasPrefix(alarmed.prefix(8)) })
+    #expect(repeatingLine.contains("↻") && !repeatingLine.contains("⏰"))
+    #expect(alarmedLine.contains("⏰") && !alarmedLine.contains("↻"))
+    #expect(!output.split(separator: "\n").contains { $0.contains("Call") && $0.contains("↻") })
+
+    let json = try JSONOutput.array(JSONOutput.object(bench.run(["show", "Work", "--json"]).output), "reminders")
+    let row = try #require(json.first { $0["id"] as? String == repeating })
+    #expect((row["recurrence"] as? [String: Any])?["rule"] as? String == "FREQ=WEEKLY")
+  }
+}

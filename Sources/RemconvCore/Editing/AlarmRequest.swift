@@ -13,17 +13,19 @@ public enum AlarmRequest: Sendable, Equatable {
   case at(LocalDateTime, utc: Bool)
 
   /// The forms `--alarm` takes, for help and errors.
-  public static let forms = "-15m, -1h, -2d, -1w (before the due date), start-10m (before the start date), "
+  public static let forms =
+    "-15m, -1h, -2d, -1w (before the due date), start-10m (before the start date), "
     + "08:30 (on the due day), 2026-12-01T08:00 or 2026-12-01T08:00Z (at that time)"
 
   /// Reads one `--alarm` value; nil when it is none of the forms.
   public init?(text: String) {
-    var rest = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
-    if let value = LocalDateTime(iso: String(rest)) {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if let value = LocalDateTime(iso: trimmed) {
       self = .at(value, utc: false)
       return
     }
-    if rest.last == "z", let value = LocalDateTime(iso: String(rest.dropLast())) {
+    var rest = Substring(trimmed.lowercased())
+    if rest.last == "z", let value = LocalDateTime(iso: String(trimmed.dropLast())) {
       self = .at(value, utc: true)
       return
     }
@@ -57,7 +59,8 @@ public enum AlarmRequest: Sendable, Equatable {
       return Alarm(trigger: .relative(seconds: seconds, to: anchor))
     case .timeOfDay(let hour, let minute):
       guard let due = reminder.dueDate else {
-        throw RemconvError.invalidInput("an alarm at a time of day is on the day the reminder is due: give it a due date")
+        throw RemconvError.invalidInput(
+          "an alarm at a time of day is on the day the reminder is due: give it a due date")
       }
       let dueWall = RecurrenceSeries.wallTime(of: due)
       let seconds = Int64(hour * 3600 + minute * 60) - Int64(dueWall.hour * 3600 + dueWall.minute * 60 + dueWall.second)

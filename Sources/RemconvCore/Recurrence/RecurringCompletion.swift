@@ -70,7 +70,8 @@ public struct RecurringCompletion: Sendable {
   /// occurrence completed more than once (after moving the due date back).
   public static func historyID(of reminder: Reminder, attempt: Int) -> String {
     let occurrence = (reminder.dueDate ?? reminder.startDate)?.description ?? ""
-    return StableID.derived(["completed occurrence", reminder.id, occurrence] + (attempt == 0 ? [] : [String(attempt)]))
+    return StableID.derived(
+      ["completed occurrence", reminder.id, occurrence] + (attempt == 0 ? [] : [String(attempt)]))
   }
 
   /// The next occurrence and how many of the rule's occurrences it uses up (COUNT counts them).

@@ -101,6 +101,21 @@ import Testing
     #expect(bench.snapshot() == before)
   }
 
+  /// A reminder that came with a start after its due date (an import) can still be edited;
+  /// an edit of its dates answers for them.
+  @Test func onlyAnEditOfTheDatesAnswersForThem() throws {
+    let bench = try AppFixture.bench()
+    let id = try add(bench, ["--due", "2026-12-01", "--start", "2026-11-30"])
+    let store = try Store(path: bench.storePath)
+    try store.database.run("UPDATE reminders SET start = '2026-12-05' WHERE uid = ?", [.text(id)])
+    store.close()
+    #expect(bench.run(["edit", id, "--title", "Renamed"]).status == .ok)
+    let refused = bench.run(["edit", id, "--due", "2026-12-02"])
+    #expect(refused.status == .dataError)
+    #expect(refused.errors.contains("the start date 2026-12-05 is after the due date 2026-12-02"))
+    #expect(bench.run(["edit", id, "--due", "2026-12-06"]).status == .ok)
+  }
+
   @Test func editSetsAndClearsTheSchedule() throws {
     let bench = try AppFixture.bench()
     let id = try add(bench, ["--due", "2026-12-01", "--repeat", "weekly", "--alarm", "-1h"])

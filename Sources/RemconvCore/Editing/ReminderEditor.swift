@@ -98,6 +98,11 @@ public struct ReminderEditor {
 
     public init() {}
 
+    /// It changes the due or start date, the alarms or how the reminder repeats.
+    var changesSchedule: Bool {
+      due != nil || start != nil || recurrence != nil || recurrenceBasis != nil || !addedAlarms.isEmpty || clearsAlarms
+    }
+
     public var isEmpty: Bool {
       title == nil && notes == nil && due == nil && start == nil && recurrence == nil && recurrenceBasis == nil
         && addedAlarms.isEmpty && !clearsAlarms && priority == nil && flagged == nil && listName == nil
@@ -149,7 +154,9 @@ public struct ReminderEditor {
         let alarm = try request.alarm(for: reminder, in: timeZone)
         if !reminder.alarms.contains(alarm) { reminder.alarms.append(alarm) }
       }
-      try requireSchedule(of: reminder)
+      // Only an edit of the dates, alarms or rule answers for them: a title can still be
+      // changed on a reminder that came with a start after its due date.
+      if changes.changesSchedule { try requireSchedule(of: reminder) }
       if let priority = changes.priority { reminder.priority = priority }
       if let flagged = changes.flagged { reminder.flagged = flagged }
       var target: StoredList?

@@ -30,7 +30,8 @@ public enum AlarmRequest: Sendable, Equatable {
       return
     }
     let clock = rest.split(separator: ":", omittingEmptySubsequences: false)
-    if clock.count == 2, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }), let hour = Int(clock[0]),
+    if clock.count == 2, clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      let hour = Int(clock[0]),
       let minute = Int(clock[1]), (0...23).contains(hour), (0...59).contains(minute)
     {
       self = .timeOfDay(hour: hour, minute: minute)

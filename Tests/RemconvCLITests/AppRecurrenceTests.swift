@@ -225,6 +225,13 @@ import Testing
     #expect(alarmedLine.contains("⏰") && !alarmedLine.contains("↻"))
     #expect(!output.split(separator: "\n").contains { $0.contains("Call") && $0.contains("↻") })
 
+    // --json carries the fields themselves (the JSON contract's keys).
+    let json = try JSONOutput.array(JSONOutput.object(bench.run(["show", "Work", "--json"]).output), "reminders")
+    let row = try #require(json.first { $0["id"] as? String == repeating })
+    #expect((row["recurrence"] as? [String: Any])?["rule"] as? String == "FREQ=WEEKLY")
+    let alarmedRow = try #require(json.first { $0["id"] as? String == alarmed })
+    #expect((alarmedRow["alarms"] as? [[String: Any]])?.first?["offset"] as? Int == -86_400)
+
     // Scheduled, streamed by day, marks them too.
     let scheduled = bench.run(["show", "--scope", "scheduled"]).output
     #expect(scheduled.split(separator: "\n").contains { $0.contains(repeating.prefix(8)) && $0.contains("↻") })

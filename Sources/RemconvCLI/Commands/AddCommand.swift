@@ -15,6 +15,7 @@ struct AddCommand: Command {
       .option("notes", short: "n", value: "text", help: "Notes."),
       .option("due", short: "d", value: "date", help: ReminderArguments.dueHelp),
       .option("tz", value: "zone", help: ReminderArguments.tzHelp),
+    ] + ReminderArguments.scheduleOptions + [
       .option(
         "priority", short: "p", value: "priority", help: "The priority.", allowed: ReminderArguments.priorityValues,
         defaultValue: "none"),
@@ -26,6 +27,8 @@ struct AddCommand: Command {
       "remconv add 'Buy milk' --list Groceries --due 2026-12-01",
       "remconv add 'Call Anna' --list Work --due 2026-12-01T09:00 --tz Europe/Berlin --priority high --flag",
       "remconv add 'Skimmed' --parent 3A1F09C2",
+      "remconv add 'Team meeting' --list Work --due 2026-12-01T10:00 --tz Europe/Berlin --repeat 'FREQ=WEEKLY;BYDAY=TU' --alarm -15m",
+      "remconv add 'Water the plants' --list Home --due 2026-12-01 --repeat 'every 3 days' --repeat-from completion --alarm 08:30",
     ])
 
   let new: ReminderEditor.NewReminder
@@ -36,11 +39,19 @@ struct AddCommand: Command {
   init(_ arguments: ParsedArguments) throws(UsageError) {
     var new = ReminderEditor.NewReminder(title: try ReminderArguments.single(arguments, "title"))
     new.notes = arguments.value("notes") ?? ""
-    if let due = arguments.value("due") {
-      new.dueDate = try ReminderArguments.due(due, timeZone: arguments.value("tz"))
-    } else if arguments.value("tz") != nil {
-      throw .invalid("'--tz' needs '--due'")
+    let timeZone = arguments.value("tz")
+    new.dueDate = try arguments.value("due").map { text throws(UsageError) in
+      try ReminderArguments.due(text, timeZone: timeZone)
     }
+    new.startDate = try arguments.value("start").map { text throws(UsageError) in
+      try ReminderArguments.due(text, timeZone: timeZone, option: "start")
+    }
+    if timeZone != nil, new.dueDate == nil, new.startDate == nil { throw .invalid("'--tz' needs '--due' or '--start'") }
+    switch try ReminderArguments.recurrence(arguments) {
+    case .some(let recurrence): new.recurrence = recurrence
+    case nil: if arguments.value("repeat-from") != nil { throw .invalid("'--repeat-from' needs '--repeat'") }
+    }
+    new.alarms = try ReminderArguments.alarms(arguments).adding
     new.priority = ReminderArguments.priority(arguments) ?? .none
     new.flagged = arguments.flag("flag")
     listName = arguments.value("list")

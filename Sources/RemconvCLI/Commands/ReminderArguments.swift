@@ -4,7 +4,24 @@ import RemconvCore
 enum ReminderArguments {
   static let dueForms = "2026-12-01 (all day), 2026-12-01T09:00 (wall time; zoned with --tz), 2026-12-01T09:00Z (UTC)"
   static let dueHelp = "The due date: \(dueForms)."
-  static let tzHelp = "The IANA time zone of a --due time (Europe/Berlin); without it the time is floating."
+  static let tzHelp =
+    "The IANA time zone of a --due or --start time (Europe/Berlin); without it the time is floating."
+  static let startHelp = "The start date, in the forms of --due."
+  static let repeatHelp =
+    "Repeat: an RRULE (FREQ=WEEKLY;BYDAY=TU), daily, weekly, monthly, yearly, weekdays, every N days (weeks, months, years)"
+  static let repeatFromValues = [Recurrence.Basis.dueDate, .completion].map(\.rawValue)
+  static let alarmHelp = "An alarm (repeatable; none removes them): \(AlarmRequest.forms)."
+
+  /// The options of a reminder's schedule that `add` and `edit` share.
+  static let scheduleOptions: [OptionSpec] = [
+    .option("start", value: "date", help: startHelp),
+    .option("repeat", short: "r", value: "rule", help: repeatHelp + "; none stops repeating."),
+    .option(
+      "repeat-from", value: "basis",
+      help: "Count the next occurrence from the due date (due, the default) or from when it is done (completion).",
+      allowed: repeatFromValues),
+    .option("alarm", short: "a", value: "when", help: alarmHelp, repeatable: true),
+  ]
   static let priorityValues = Priority.allCases.map(\.rawValue)
   static let colorHelp =
     "#RRGGBB, #RGB or a name (" + ListColor.named.map(\.name).joined(separator: ", ") + ")"
@@ -27,14 +44,52 @@ enum ReminderArguments {
 
   /// `--due` and `--tz` as a due date of the kind they spell: a date, a floating time, a UTC
   /// time (`Z`) or, with `--tz`, a zoned time.
-  static func due(_ text: String, timeZone: String?) throws(UsageError) -> DueDate {
+  static func due(_ text: String, timeZone: String?, option: String = "due") throws(UsageError) -> DueDate {
     do {
       return try DueDate(isoText: text, timeZone: timeZone)
     } catch .unparsable(_) {
-      throw .invalid("The value '\(text)' is invalid for '--due' (\(dueForms))")
+      throw .invalid("The value '\(text)' is invalid for '--\(option)' (\(dueForms))")
     } catch {
-      throw .invalid("--due \(text)\(timeZone.map { " --tz \($0)" } ?? ""): \(error)")
+      throw .invalid("--\(option) \(text)\(timeZone.map { " --tz \($0)" } ?? ""): \(error)")
     }
+  }
+
+  /// `--repeat` (with `--repeat-from`) as the way to repeat: `.some(nil)` for `none`, nil
+  /// when not given.
+  static func recurrence(_ arguments: ParsedArguments) throws(UsageError) -> Recurrence?? {
+    guard let text = arguments.value("repeat") else { return nil }
+    if text.lowercased() == "none" {
+      if arguments.value("repeat-from") != nil { throw .conflictingOptions("--repeat none", "--repeat-from") }
+      return .some(nil)
+    }
+    let rule: RecurrenceRule?
+    do {
+      rule = try RecurrenceRule(repeatWords: text)
+    } catch {
+      throw .invalid("--repeat: \(error)")
+    }
+    guard let rule else { throw .invalid("The value '\(text)' is invalid for '--repeat' (\(repeatHelp), or none)") }
+    return .some(Recurrence(rule: rule.text, basis: repeatBasis(arguments) ?? .dueDate))
+  }
+
+  static func repeatBasis(_ arguments: ParsedArguments) -> Recurrence.Basis? {
+    arguments.value("repeat-from").flatMap(Recurrence.Basis.init(rawValue:))
+  }
+
+  /// `--alarm` values: whether `none` was among them, and the alarms asked for.
+  static func alarms(_ arguments: ParsedArguments) throws(UsageError) -> (clears: Bool, adding: [AlarmRequest]) {
+    var clears = false
+    var adding: [AlarmRequest] = []
+    for text in arguments.values("alarm") {
+      if text.lowercased() == "none" {
+        clears = true
+      } else if let request = AlarmRequest(text: text) {
+        adding.append(request)
+      } else {
+        throw .invalid("The value '\(text)' is invalid for '--alarm' (\(AlarmRequest.forms), or none)")
+      }
+    }
+    return (clears, adding)
   }
 
   static func priority(_ arguments: ParsedArguments) -> Priority? {
@@ -88,7 +143,7 @@ extension CommandContext {
   /// Opens the store for an edit and returns an editor stamping `now`.
   func openEditor() throws -> (ReminderEditor, Store) {
     let store = try openStore()
-    return (ReminderEditor(store: store, now: now), store)
+    return (ReminderEditor(store: store, now: now, timeZone: timeZone), store)
   }
 
   /// A line on stderr saying what an edit did, unless `--quiet`.

@@ -46,6 +46,18 @@ extension ReminderStateCommand {
     defer { store.close() }
     let outcome = try Self.change.apply(editor, to: id)
     let reminder = outcome.reminder.reminder
+    if let occurrence = outcome.completedOccurrence?.reminder {
+      // A repeating reminder: the copy of the occurrence done, and the reminder moved on.
+      if context.arguments.flag("json") {
+        let copy = ReminderRenderer.json(occurrence, list: outcome.list)
+        context.io.print(ReminderRenderer.json(reminder, list: outcome.list, more: [("completedOccurrence", copy)]))
+      }
+      let done = (occurrence.dueDate ?? occurrence.startDate).map { " of " + ReminderRenderer.text(of: $0) } ?? ""
+      let next = (reminder.dueDate ?? reminder.startDate).map(ReminderRenderer.text(of:)) ?? ""
+      context.tell(
+        "done: \(JSONText.quoted(reminder.title))\(done), kept as \(occurrence.id); next: \(next) (\(reminder.id))")
+      return .ok
+    }
     if context.arguments.flag("json") { context.io.print(ReminderRenderer.json(reminder, list: outcome.list)) }
     context.tell(
       (outcome.changed ? "" : "already ") + "\(Self.change): \(JSONText.quoted(reminder.title)) (\(reminder.id))")
@@ -57,7 +69,12 @@ extension ReminderStateCommand {
 struct DoneCommand: ReminderStateCommand {
   static let configuration = stateConfiguration(
     name: "done", abstract: "Mark a reminder done.",
-    discussion: "Sets completedAt to now. Its subtasks keep their own state.")
+    discussion: """
+      Sets completedAt to now. Its subtasks keep their own state. A repeating reminder stays
+      open and moves to its next occurrence (due and start dates move by its rule, alarms
+      with them); the occurrence done is kept as a completed copy in the same list. When its
+      series has ended (COUNT, UNTIL) it is completed like any other.
+      """)
   static let change = ReminderStateChange.done(true)
   let id: String
 }

@@ -5,8 +5,8 @@ import RemconvCore
 ///
 /// Text is plain and aligned: a short ID (the shortest prefix of the UID that names the
 /// reminder alone, at least 8 characters), a check box indented by subtask depth, the title, then the due
-/// date, the priority (`!`, `!!`, `!!!`), a flag (`⚑`) and, where a section mixes lists,
-/// the list's name. Colour adds nothing but escapes around the same characters.
+/// date, the priority (`!`, `!!`, `!!!`), a flag (`⚑`), `↻` for a repeating reminder and `⏰`
+/// for one with alarms and, where a section mixes lists, the list's name. Colour adds nothing but escapes around the same characters.
 struct ReminderRenderer {
   let style: TextStyle
   let today: Today
@@ -102,7 +102,7 @@ struct ReminderRenderer {
     return head.count <= count ? text : String(decoding: head.prefix(count), as: UTF8.self)
   }
 
-  /// The cells of one reminder: ID, box and title, due, priority, flag, list.
+  /// The cells of one reminder: ID, box and title, due, priority, flag, repeat and alarm marks, list.
   func cells(for line: ViewLine, id: String, listColumn: Bool) -> [TextTable.Cell] {
     let reminder = line.reminder
     let box = reminder.isDone ? "[x] " : "[ ] "
@@ -110,11 +110,13 @@ struct ReminderRenderer {
     let due = reminder.dueDate.map(Self.text(of:)) ?? ""
     let isOverdue = !reminder.isDone && reminder.dueDate.map { today.day(of: $0) < today.date } == true
     let marks = Self.marks(for: reminder.priority)
+    let schedule = Self.scheduleMarks(repeating: reminder.isRepeating, alarms: reminder.hasAlarms)
     // Without colour every styled text is the plain one: nothing more to make.
     guard style.enabled else {
       return [
         TextTable.Cell(id), TextTable.Cell(outline), TextTable.Cell(due), TextTable.Cell(marks),
-        reminder.flagged ? Self.flagCell : .empty, listColumn ? TextTable.Cell(line.list.name) : .empty,
+        reminder.flagged ? Self.flagCell : .empty, schedule.isEmpty ? .empty : TextTable.Cell(schedule),
+        listColumn ? TextTable.Cell(line.list.name) : .empty,
       ]
     }
     return [
@@ -123,6 +125,7 @@ struct ReminderRenderer {
       TextTable.Cell(due, styled: isOverdue ? style.red(due) : nil),
       TextTable.Cell(marks, styled: style.color(marks, hex: line.list.color)),
       TextTable.Cell(reminder.flagged ? "⚑" : "", styled: reminder.flagged ? style.orange("⚑") : nil),
+      schedule.isEmpty ? .empty : TextTable.Cell(schedule, styled: style.dim(schedule)),
       listColumn
         ? TextTable.Cell(
           line.list.name, styled: style.color(TerminalText.printable(line.list.name), hex: line.list.color))
@@ -131,6 +134,11 @@ struct ReminderRenderer {
   }
 
   private static let flagCell = TextTable.Cell("⚑")
+
+  /// `↻` when it repeats, `⏰` when it has alarms.
+  static func scheduleMarks(repeating: Bool, alarms: Bool) -> String {
+    (repeating ? "↻" : "") + (alarms ? "⏰" : "")
+  }
 
   /// `Sun 2026-11-29 · Today`; `No Date` for reminders without a due date.
   func dayHeading(_ day: LocalDate?) -> String {

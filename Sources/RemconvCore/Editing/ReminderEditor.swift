@@ -12,10 +12,14 @@ public struct ReminderEditor {
   public let store: Store
   /// The time stamped as `editedAt`, `createdAt` and `completedAt`.
   public let now: Timestamp
+  /// The zone a floating alarm time is read in, and the day of a completion found (`done` on
+  /// a reminder that repeats from completion).
+  public let timeZone: TimeZone
 
-  public init(store: Store, now: Date) {
+  public init(store: Store, now: Date, timeZone: TimeZone = .current) {
     self.store = store
     self.now = Timestamp(now)
+    self.timeZone = timeZone
   }
 
   // MARK: Reminders
@@ -25,6 +29,9 @@ public struct ReminderEditor {
     public var title: String
     public var notes = ""
     public var dueDate: DueDate?
+    public var startDate: DueDate?
+    public var recurrence: Recurrence?
+    public var alarms: [AlarmRequest] = []
     public var priority = Priority.none
     public var flagged = false
 
@@ -53,10 +60,12 @@ public struct ReminderEditor {
       case (nil, nil):
         throw RemconvError.invalidInput("a new reminder needs a list or a parent")
       }
-      let reminder = Reminder(
+      var reminder = Reminder(
         id: StableID.make(), listID: list.list.id, parentID: parent?.reminder.id, title: new.title,
-        notes: new.notes, flagged: new.flagged, dueDate: new.dueDate, priority: new.priority, createdAt: now,
-        editedAt: now)
+        notes: new.notes, flagged: new.flagged, dueDate: new.dueDate, startDate: new.startDate,
+        recurrence: new.recurrence, priority: new.priority, createdAt: now, editedAt: now)
+      reminder.alarms = try new.alarms.map { try $0.alarm(for: reminder, in: timeZone) }
+      try requireSchedule(of: reminder)
       try Self.requireItemSize(reminder, in: list.list, naming: [("title", new.title), ("notes", new.notes)])
       let row = try store.insertReminder(reminder, listRowID: list.rowID, parentRowID: parent?.rowID)
       let stored = StoredReminder(rowID: row, listRowID: list.rowID, parentRowID: parent?.rowID, reminder: reminder)
@@ -74,6 +83,14 @@ public struct ReminderEditor {
     public var title: String?
     public var notes: String?
     public var due: Due?
+    public var start: Due?
+    /// A new way to repeat (`.some(nil)` stops repeating).
+    public var recurrence: Recurrence??
+    /// Repeats from the due date or from completion, keeping the rule.
+    public var recurrenceBasis: Recurrence.Basis?
+    /// Removes the alarms (`clearsAlarms`) and adds these.
+    public var addedAlarms: [AlarmRequest] = []
+    public var clearsAlarms = false
     public var priority: Priority?
     public var flagged: Bool?
     /// Moves the reminder, with its subtasks, to the list of this name.
@@ -81,8 +98,14 @@ public struct ReminderEditor {
 
     public init() {}
 
+    /// It changes the due or start date, the alarms or how the reminder repeats.
+    var changesSchedule: Bool {
+      due != nil || start != nil || recurrence != nil || recurrenceBasis != nil || !addedAlarms.isEmpty || clearsAlarms
+    }
+
     public var isEmpty: Bool {
-      title == nil && notes == nil && due == nil && priority == nil && flagged == nil && listName == nil
+      title == nil && notes == nil && due == nil && start == nil && recurrence == nil && recurrenceBasis == nil
+        && addedAlarms.isEmpty && !clearsAlarms && priority == nil && flagged == nil && listName == nil
     }
   }
 
@@ -96,6 +119,9 @@ public struct ReminderEditor {
     public let changed: Bool
     /// How many subtasks (nested ones too) moved to another list with it.
     public let movedSubtasks: Int
+    /// `done` on a repeating reminder: the completed copy of the occurrence done, kept as
+    /// history while `reminder` moved to its next occurrence.
+    public var completedOccurrence: StoredReminder? = nil
   }
 
   /// Applies `changes` to the reminder `id` names.
@@ -111,6 +137,26 @@ public struct ReminderEditor {
       case .clear: reminder.dueDate = nil
       case nil: break
       }
+      switch changes.start {
+      case .set(let start): reminder.startDate = start
+      case .clear: reminder.startDate = nil
+      case nil: break
+      }
+      if let recurrence = changes.recurrence { reminder.recurrence = recurrence }
+      if let basis = changes.recurrenceBasis {
+        guard reminder.recurrence != nil else {
+          throw RemconvError.invalidInput("\(stored.reminder.id) does not repeat: give --repeat with --repeat-from")
+        }
+        reminder.recurrence?.basis = basis
+      }
+      if changes.clearsAlarms { reminder.alarms = [] }
+      for request in changes.addedAlarms {
+        let alarm = try request.alarm(for: reminder, in: timeZone)
+        if !reminder.alarms.contains(alarm) { reminder.alarms.append(alarm) }
+      }
+      // Only an edit of the dates, alarms or rule answers for them: a title can still be
+      // changed on a reminder that came with a start after its due date.
+      if changes.changesSchedule { try requireSchedule(of: reminder) }
       if let priority = changes.priority { reminder.priority = priority }
       if let flagged = changes.flagged { reminder.flagged = flagged }
       var target: StoredList?
@@ -148,12 +194,49 @@ public struct ReminderEditor {
   }
 
   /// Marks a reminder done (`completedAt` now) or not done (`completedAt` cleared). Its
-  /// subtasks keep their own state.
+  /// subtasks keep their own state. A repeating reminder marked done stays open and moves to
+  /// its next occurrence, its occurrence kept as a completed copy (`RecurringCompletion`),
+  /// unless its series has ended.
   public func setDone(_ id: String, _ done: Bool) throws -> Outcome {
-    try update(id) { reminder in
+    if done, let outcome = try completeOccurrence(id) { return outcome }
+    return try update(id) { reminder in
       guard reminder.isDone != done else { return }
       reminder.isDone = done
       reminder.completedAt = done ? now : nil
+    }
+  }
+
+  /// `done` on a repeating reminder whose series goes on; nil for any other reminder.
+  private func completeOccurrence(_ id: String) throws -> Outcome? {
+    try store.write {
+      let stored = try resolveReminder(id)
+      guard stored.reminder.recurrence != nil, !stored.reminder.isDone else { return nil }
+      // The copy's UID is derived from the occurrence; one already taken (the same occurrence
+      // completed before, after its due date was moved back) takes the next attempt's.
+      var attempt = 0
+      var historyID = RecurringCompletion.historyID(of: stored.reminder, attempt: attempt)
+      while try !store.reminders(uid: historyID).isEmpty {
+        attempt += 1
+        historyID = RecurringCompletion.historyID(of: stored.reminder, attempt: attempt)
+      }
+      guard
+        let completion = RecurringCompletion.complete(
+          stored.reminder, at: now, in: timeZone, historyID: historyID)
+      else { return nil }
+      let list = try list(of: stored)
+      let historyRow = try store.insertReminder(
+        completion.history, listRowID: stored.listRowID, parentRowID: stored.parentRowID)
+      try store.updateReminder(
+        rowID: stored.rowID, completion.advanced, listRowID: stored.listRowID, parentRowID: stored.parentRowID)
+      var outcome = Outcome(
+        reminder: StoredReminder(
+          rowID: stored.rowID, listRowID: stored.listRowID, parentRowID: stored.parentRowID,
+          reminder: completion.advanced),
+        list: list, changed: true, movedSubtasks: 0)
+      outcome.completedOccurrence = StoredReminder(
+        rowID: historyRow, listRowID: stored.listRowID, parentRowID: stored.parentRowID,
+        reminder: completion.history)
+      return outcome
     }
   }
 
@@ -334,6 +417,29 @@ public struct ReminderEditor {
     throw RemconvError.invalidInput(
       "\(subject) would be larger than the limit of \(InputLimits.maximumItemSize) bytes of one item "
         + "(\(length) bytes as a JSON Lines line); the longest field, \(longest.0), is \(longest.1.utf8.count) bytes")
+  }
+
+  /// Refuses what `validate` would report of a reminder's dates, alarms and rule: a start
+  /// after the due date, an alarm relative to a date the reminder lacks, a rule without a
+  /// date to repeat from. (The rule itself was read by libical when it was given.)
+  func requireSchedule(of reminder: Reminder) throws {
+    if let start = reminder.startDate, let due = reminder.dueDate,
+      start.sortKey(in: timeZone) > due.sortKey(in: timeZone)
+    {
+      throw RemconvError.invalidInput("the start date \(start) is after the due date \(due)")
+    }
+    for alarm in reminder.alarms {
+      guard case .relative(_, let anchor) = alarm.trigger else { continue }
+      if anchor == .due, reminder.dueDate == nil {
+        throw RemconvError.invalidInput("an alarm before or after the due date needs a due date")
+      }
+      if anchor == .start, reminder.startDate == nil {
+        throw RemconvError.invalidInput("an alarm before or after the start date needs a start date")
+      }
+    }
+    if reminder.recurrence != nil, reminder.dueDate == nil, reminder.startDate == nil {
+      throw RemconvError.invalidInput("a repeating reminder needs a due date (or a start date) to repeat from")
+    }
   }
 
   static func requireTitle(_ title: String) throws {

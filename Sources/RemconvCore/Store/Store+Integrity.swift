@@ -66,6 +66,12 @@ public struct IntegrityReminderValues: Sendable {
   public let due: String?
   public let dueKind: String?
   public let dueTimeZone: String?
+  public let start: String?
+  public let startTimeZone: String?
+  /// The recurrence's JSON (`ScheduleJSON`), NULL for a one-off.
+  public let recurrence: String?
+  /// The alarms' JSON array (`ScheduleJSON`).
+  public let alarms: String?
   public let priority: SQLValue
   public let tags: String?
   public let createdAt: String?
@@ -78,7 +84,8 @@ extension IntegrityReminderValues {
   init(rowID: Int64, uid: String, columns: ReminderColumns) {
     self.init(
       rowID: rowID, uid: uid, title: columns.title, isDone: columns.isDone == 1, completedAt: columns.completedAt,
-      due: columns.due, dueKind: columns.dueKind, dueTimeZone: columns.dueTimeZone,
+      due: columns.due, dueKind: columns.dueKind, dueTimeZone: columns.dueTimeZone, start: columns.start,
+      startTimeZone: columns.startTimeZone, recurrence: columns.recurrence, alarms: columns.alarms,
       priority: .integer(columns.priority), tags: columns.tags, createdAt: columns.createdAt,
       editedAt: columns.editedAt, extra: columns.extra)
   }
@@ -293,7 +300,7 @@ extension Store {
   /// which may be long, nor the joined tables.
   static let reminderValuesColumns = ReminderColumn.selectList(reading: [
     .rowID, .uid, .title, .isDone, .completedAt, .due, .dueKind, .dueTimeZone, .priority, .tags, .createdAt,
-    .editedAt, .extra,
+    .editedAt, .extra, .start, .startTimeZone, .recurrence, .alarms,
   ])
 
   /// Calls `body` with the raw value columns of each reminder in scope, in row order, holding
@@ -314,6 +321,8 @@ extension Store {
           isDone: (row.int(Column.isDone) ?? 0) != 0, completedAt: row.string(Column.completedAt),
           due: row.string(Column.due),
           dueKind: row.string(Column.dueKind), dueTimeZone: row.string(Column.dueTimeZone),
+          start: row.string(Column.start), startTimeZone: row.string(Column.startTimeZone),
+          recurrence: row.string(Column.recurrence), alarms: row.string(Column.alarms),
           priority: row.value(Column.priority), tags: row.string(Column.tags), createdAt: row.string(Column.createdAt),
           editedAt: row.string(Column.editedAt), extra: row.string(Column.extra)))
     }

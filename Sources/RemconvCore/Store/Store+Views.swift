@@ -253,6 +253,10 @@ public struct ViewReminder: Sendable {
   public let flagged: Bool
   public let dueDate: DueDate?
   public let priority: Priority
+  /// It repeats (`show` marks it).
+  public var isRepeating = false
+  /// It has alarms (`show` marks it).
+  public var hasAlarms = false
 
   public var facts: ReminderFacts { ReminderFacts(isDone: isDone, flagged: flagged, dueDate: dueDate) }
 }
@@ -264,7 +268,8 @@ extension ViewReminder {
     self.init(
       rowID: rowID, listRowID: 0, parentRowID: nil, uid: reminder.id,
       title: reminder.title, notes: reminder.notes, isDone: reminder.isDone, flagged: reminder.flagged,
-      dueDate: reminder.dueDate, priority: reminder.priority)
+      dueDate: reminder.dueDate, priority: reminder.priority, isRepeating: reminder.recurrence != nil,
+      hasAlarms: !reminder.alarms.isEmpty)
   }
 }
 
@@ -279,7 +284,7 @@ extension Store {
     let statement = try database.statement(
       """
       SELECT r.id, r.list_id, r.parent_id, r.uid, r.title, \(withNotes ? "r.notes" : "''"), r.is_done, r.flagged,
-        r.due, r.due_tz, r.priority
+        r.due, r.due_tz, r.priority, r.recurrence IS NOT NULL, r.alarms <> '[]'
       FROM reminders r WHERE \(condition) ORDER BY r.list_id, r.id
       """)
     try statement.bind(values)
@@ -290,7 +295,8 @@ extension Store {
         ViewReminder(
           rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), uid: row.string(3) ?? "",
           title: row.string(4) ?? "", notes: row.string(5) ?? "", isDone: row.bool(6), flagged: row.bool(7),
-          dueDate: due, priority: Priority(storedValue: Int(row.int(10) ?? 0)) ?? .none))
+          dueDate: due, priority: Priority(storedValue: Int(row.int(10) ?? 0)) ?? .none, isRepeating: row.bool(11),
+          hasAlarms: row.bool(12)))
     }
   }
 

@@ -27,6 +27,9 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
   case dueKindMismatch = "due-kind-mismatch"
   case editedBeforeCreated = "edited-before-created"
   case invalidTags = "invalid-tags"
+  case invalidRecurrence = "invalid-recurrence"
+  case invalidAlarm = "invalid-alarm"
+  case startAfterDue = "start-after-due"
   case staleIndexColumns = "stale-index-columns"
 
   public var id: String { rawValue }
@@ -38,7 +41,7 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
       .error
     case .listNameKey, .invalidExtra, .emptyTitle, .doneWithoutCompletion, .completionWithoutDone,
       .invalidPriority, .invalidDate, .invalidTimeZone, .dueKindMismatch, .editedBeforeCreated, .invalidTags,
-      .staleIndexColumns:
+      .invalidRecurrence, .invalidAlarm, .startAfterDue, .staleIndexColumns:
       .warning
     }
   }
@@ -67,6 +70,10 @@ public enum ValidationRule: String, CaseIterable, Sendable, Comparable {
     case .dueKindMismatch: "due_kind does not match the due date's shape"
     case .editedBeforeCreated: "a reminder was edited before it was created"
     case .invalidTags: "the tags column is not a JSON array of strings"
+    case .invalidRecurrence: "a recurrence is unreadable, or libical refuses its RRULE (with libical's reason)"
+    case .invalidAlarm:
+      "an alarm is unreadable, has no trigger, or is relative to a due or start date the reminder lacks"
+    case .startAfterDue: "a reminder's start date is after its due date"
     case .staleIndexColumns: "due_day or search_text is not what the due date, title and notes make"
     }
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The value rules of `remconv validate`: what a stored value must look like, checked with the
 /// model's own parsers on the raw columns.
 ///
@@ -41,6 +43,7 @@ enum ValueRules {
         .raiseEditedAt(from: editedText, to: createdText))
     }
     checkDue(row, add)
+    checkSchedule(row, add)
     checkPriority(row.priority, add)
     if let tags = row.tags, !isStringArray(tags) {
       add(.invalidTags, "its tags \(quoted(tags)) are not a JSON array of strings", .keepInvalidTags(value: tags))
@@ -99,6 +102,49 @@ enum ValueRules {
       }
     }
   }
+
+  /// The recurrence, the alarms and the start date (issue 22). Nothing here is repaired: the
+  /// values are kept as they are, and reported.
+  private static func checkSchedule(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
+    if let text = row.recurrence {
+      do {
+        let recurrence = try ScheduleJSON.recurrence(JSONParser.parse(text))
+        if let reason = RecurrenceRule.problem(in: recurrence.rule) {
+          add(.invalidRecurrence, "its RRULE \(quoted(recurrence.rule)) is invalid: \(reason)", nil)
+        }
+      } catch {
+        add(.invalidRecurrence, "its recurrence \(quoted(text)) is not readable: \(error)", nil)
+      }
+    }
+    if let text = row.alarms, text != "[]" {
+      do {
+        let alarms = try ScheduleJSON.alarms(JSONParser.parse(text))
+        for (index, alarm) in alarms.enumerated() {
+          guard case .relative(_, let anchor) = alarm.trigger else { continue }
+          let lacks = anchor == .due ? row.due == nil : row.start == nil
+          if lacks {
+            add(
+              .invalidAlarm,
+              "its alarm \(index + 1) is relative to the \(anchor == .due ? "due" : "start") date, which it does not have",
+              nil)
+          }
+        }
+      } catch {
+        add(.invalidAlarm, "its alarms \(quoted(text)) are not readable: \(error)", nil)
+      }
+    }
+    if let startText = row.start, let dueText = row.due,
+      let start = try? DueDate(isoText: startText, timeZone: row.startTimeZone),
+      let due = try? DueDate(isoText: dueText, timeZone: row.dueTimeZone),
+      start.sortKey(in: comparisonZone) > due.sortKey(in: comparisonZone)
+    {
+      add(.startAfterDue, "its start date \(start) is after its due date \(due)", nil)
+    }
+  }
+
+  /// The zone a floating or all-day date is compared in: UTC, so a store validates alike on
+  /// every machine.
+  private static let comparisonZone = TimeZone(identifier: "UTC") ?? .current
 
   private static func checkPriority(_ value: SQLValue, _ add: (ValidationRule, String, Fix?) -> Void) {
     let raw: String

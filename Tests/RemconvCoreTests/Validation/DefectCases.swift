@@ -206,6 +206,62 @@ extension DefectCase {
       #expect(try Stored.extra(store, row: 4) == ["invalid": .object(["extra": .string("not json")])])
     },
     DefectCase(
+      name: "invalid-recurrence (libical's reason, kept)",
+      sql: """
+        UPDATE reminders SET recurrence = '{"rule":"FREQ=FORTNIGHTLY","basis":"due"}' WHERE id = 4
+        """,
+      rule: .invalidRecurrence, table: "reminders", rowID: 4,
+      message:
+        "its RRULE 'FREQ=FORTNIGHTLY' is invalid: libical cannot read it (MALFORMEDDATA: An input string was not correctly formed or a component has missing or extra properties)",
+      fixAction: nil
+    ) { store throws in
+      #expect(
+        try Stored.text(store, "SELECT recurrence FROM reminders WHERE id = 4")
+          == #"{"rule":"FREQ=FORTNIGHTLY","basis":"due"}"#)
+    },
+    DefectCase(
+      name: "invalid-alarm (relative to a start date it lacks, kept)",
+      sql: """
+        UPDATE reminders SET alarms = '[{"action":"DISPLAY","offset":-900,"relatedTo":"start"}]' WHERE id = 4
+        """,
+      rule: .invalidAlarm, table: "reminders", rowID: 4,
+      message: "its alarm 1 is relative to the start date, which it does not have", fixAction: nil
+    ) { store throws in
+      #expect(
+        try Stored.text(store, "SELECT alarms FROM reminders WHERE id = 4")
+          == #"[{"action":"DISPLAY","offset":-900,"relatedTo":"start"}]"#)
+    },
+    DefectCase(
+      name: "invalid-alarm (relative to a due date it lacks)",
+      sql: """
+        UPDATE reminders SET alarms = '[{"action":"DISPLAY","offset":0,"relatedTo":"due"}]' WHERE id = 2
+        """,
+      rule: .invalidAlarm, table: "reminders", rowID: 2,
+      message: "its alarm 1 is relative to the due date, which it does not have", fixAction: nil
+    ) { store throws in
+      #expect(try Stored.text(store, "SELECT alarms FROM reminders WHERE id = 2")?.contains("\"due\"") == true)
+    },
+    DefectCase(
+      name: "invalid-alarm (no trigger)",
+      sql: """
+        UPDATE reminders SET alarms = '[{"action":"AUDIO"}]' WHERE id = 4
+        """,
+      rule: .invalidAlarm, table: "reminders", rowID: 4,
+      message:
+        #"its alarms '[{"action":"AUDIO"}]' are not readable: an alarm has "at" (an instant) or "offset" (seconds, negative before)"#,
+      fixAction: nil
+    ) { store throws in
+      #expect(try Stored.text(store, "SELECT alarms FROM reminders WHERE id = 4") == #"[{"action":"AUDIO"}]"#)
+    },
+    DefectCase(
+      name: "start-after-due (kept)",
+      sql: "UPDATE reminders SET start = '2026-12-01', start_kind = 'date' WHERE id = 4",
+      rule: .startAfterDue, table: "reminders", rowID: 4,
+      message: "its start date 2026-12-01 is after its due date 2026-11-30T09:00:00 Europe/Berlin", fixAction: nil
+    ) { store throws in
+      #expect(try Stored.text(store, "SELECT start FROM reminders WHERE id = 4") == "2026-12-01")
+    },
+    DefectCase(
       name: "empty-title (no automatic fix)", sql: "UPDATE reminders SET title = '  ' WHERE id = 4",
       rule: .emptyTitle, table: "reminders", rowID: 4, message: "its title is empty", fixAction: nil
     ) { store throws in

@@ -114,7 +114,7 @@ import Testing
       Row(key: 5, entity: "REMCDAlarm", columns: [:]),
       Row(key: 6, entity: "REMCDLocation", columns: ["ZTITLE": .text("Home")]),
     ]
-    let triggers = [
+    let triggers: [Int64: Row] = [
       10: Row(key: 10, entity: "REMCDAlarmTimeIntervalTrigger", columns: ["ZTIMEINTERVAL": .integer(0)]),
       11: Row(key: 11, entity: "REMCDAlarmLocationTrigger", columns: ["ZTITLE": .text("Office")]),
     ]
@@ -125,7 +125,7 @@ import Testing
     // The first rule's column it does not read stays; the second rule, the alarms that do not
     // map (with their trigger) and the location row stay whole.
     #expect(mapping.keptObjects.map(\.key) == [1, 2, 4, 11, 5, 6])
-    #expect(mapping.keptObjects.first?.columns == ["ZACCOUNT": .integer(1)])
+    #expect(mapping.keptObjects.first?.columns == ["ZACCOUNT": SQLValue.integer(1)])
     #expect(mapping.reasons.count == 3, "\(mapping.reasons)")
     #expect(mapping.reasons[0] == "a second recurrence rule (the model holds one)")
   }

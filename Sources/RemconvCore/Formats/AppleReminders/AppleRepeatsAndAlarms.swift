@@ -76,7 +76,7 @@ enum AppleRepeatsAndAlarms {
         mapping.keptObjects.append(object)
       }
     }
-    let early = earlyReminders(earlyReminders)
+    let early = Self.earlyReminders(earlyReminders)
     mapping.alarms += early.alarms
     if !early.unmapped.isEmpty {
       mapping.keptEarlyReminders = .object(["dueDateDeltaAlerts": .array(early.unmapped)])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads `task export`: a JSON array of tasks or one task object per line, one task at a time.
 ///
 /// Backups made by scripts and sync tools often wrap that array in an object

@@ -52,7 +52,7 @@ enum AppleRepeatsAndAlarms {
         }
         switch rule(object.columns, allDay: allDay) {
         case .success(let rule):
-          mapping.recurrence = Recurrence(rule: rule, exceptionDates: [], additionalDates: [], basis: .dueDate)
+          mapping.recurrence = Recurrence(rule: rule)
           mapping.keep(object, without: ruleColumns)
         case .failure(let unmapped):
           mapping.keptObjects.append(object)
@@ -194,13 +194,13 @@ enum AppleRepeatsAndAlarms {
       guard let seconds = row.double("ZTIMEINTERVAL"), seconds.isFinite, abs(seconds) < 1e9 else {
         return .failure(Unmapped(reason: "the time interval trigger has no ZTIMEINTERVAL"))
       }
-      return .success(Alarm(trigger: .relative(seconds: Int(seconds.rounded()), to: .due), action: "DISPLAY", text: nil))
+      return .success(Alarm(trigger: .relative(seconds: Int(seconds.rounded()), to: .due)))
     case "REMCDAlarmDateTrigger":
       guard let components = jsonObject(trigger.columns["ZDATECOMPONENTSDATA"]) else {
         return .failure(Unmapped(reason: "ZDATECOMPONENTSDATA is no JSON date components"))
       }
       return absolute(components, timeZone: timeZone).map {
-        Alarm(trigger: .absolute($0), action: "DISPLAY", text: nil)
+        Alarm(trigger: .absolute($0))
       }
     default:
       return .failure(Unmapped(reason: "a \(trigger.entity) is no time: the model has no such alarm"))
@@ -245,7 +245,7 @@ enum AppleRepeatsAndAlarms {
         unmapped.append(alert)
         continue
       }
-      alarms.append(Alarm(trigger: .relative(seconds: count * unit.seconds, to: .due), action: "DISPLAY", text: nil))
+      alarms.append(Alarm(trigger: .relative(seconds: count * unit.seconds, to: .due)))
     }
     return (alarms, unmapped)
   }

@@ -17,12 +17,12 @@ enum TaskwarriorRepeats {
         rule += ";UNTIL=" + TaskwarriorRecur.untilText(instant)
       }
     }
-    return Recurrence(rule: rule, exceptionDates: [], additionalDates: [], basis: .dueDate)
+    return Recurrence(rule: rule)
   }
 
-  /// `remconv_recurrence`: the recurrence as remconv had it and the `recur` and `until` written
-  /// for it (nil when none was written). Reading restores it while the task's `recur` and
-  /// `until` are still those.
+  /// `remconv_recurrence`: the recurrence as remconv had it (the JSON contract's shape, see
+  /// `ScheduleJSON`) with the `recur` and `until` written for it (absent when none was). Reading
+  /// restores it while the task's `recur` and `until` are still those.
   struct Kept: Equatable {
     var recurrence: Recurrence
     var recur: String?
@@ -35,75 +35,30 @@ enum TaskwarriorRepeats {
     }
 
     init?(udaText: String) {
-      guard let object = (try? JSONParser.parse(udaText))?.objectValue, let rule = object["rule"]?.stringValue,
-        let basis = Recurrence.Basis(rawValue: object["basis"]?.stringValue ?? Recurrence.Basis.dueDate.rawValue),
-        let exceptions = Self.dates(object["exceptionDates"]), let additions = Self.dates(object["additionalDates"])
-      else { return nil }
-      recurrence = Recurrence(rule: rule, exceptionDates: exceptions, additionalDates: additions, basis: basis)
-      recur = object["recur"]?.stringValue
-      until = object["until"]?.stringValue
+      guard let value = try? JSONParser.parse(udaText), let recurrence = try? ScheduleJSON.recurrence(value) else {
+        return nil
+      }
+      self.recurrence = recurrence
+      recur = value["recur"]?.stringValue
+      until = value["until"]?.stringValue
     }
 
     var udaText: String {
-      var object: [String: JSONValue] = ["rule": .string(recurrence.rule)]
-      if !recurrence.exceptionDates.isEmpty {
-        object["exceptionDates"] = .array(recurrence.exceptionDates.map { .string($0.description) })
-      }
-      if !recurrence.additionalDates.isEmpty {
-        object["additionalDates"] = .array(recurrence.additionalDates.map { .string($0.description) })
-      }
-      if recurrence.basis != .dueDate { object["basis"] = .string(recurrence.basis.rawValue) }
+      var object = ScheduleJSON.value(recurrence).objectValue ?? [:]
       if let recur { object["recur"] = .string(recur) }
       if let until { object["until"] = .string(until) }
       return JSONText.encode(.object(object))
     }
-
-    /// Dates as remconv's text (`2026-12-08`, `2026-12-08T09:00:00 Europe/Berlin`); absent is none.
-    private static func dates(_ value: JSONValue?) -> [DueDate]? {
-      guard let value else { return [] }
-      guard let items = value.arrayValue else { return nil }
-      let dates = items.compactMap { $0.stringValue.flatMap(TaskwarriorReader.dueDate(fromRemconvText:)) }
-      return dates.count == items.count ? dates : nil
-    }
   }
 
-  // MARK: Alarms
-
-  /// `remconv_alarms`: each alarm as `{"at": instant}` or `{"seconds": -900, "to": "due" |
-  /// "start"}`, with its `action` and `text`.
+  /// `remconv_alarms`: the alarms in the JSON contract's shape.
   static func udaText(alarms: [Alarm]) -> String {
-    JSONText.encode(
-      .array(
-        alarms.map { alarm in
-          var object: [String: JSONValue] = ["action": .string(alarm.action)]
-          switch alarm.trigger {
-          case .absolute(let instant): object["at"] = .string(instant.description)
-          case .relative(let seconds, let anchor):
-            object["seconds"] = .number(String(seconds))
-            object["to"] = .string(anchor.rawValue)
-          }
-          if let text = alarm.text { object["text"] = .string(text) }
-          return .object(object)
-        }))
+    JSONText.encode(ScheduleJSON.value(alarms))
   }
 
   static func alarms(fromUDA text: String) -> [Alarm]? {
-    guard let items = (try? JSONParser.parse(text))?.arrayValue else { return nil }
-    var alarms: [Alarm] = []
-    for item in items {
-      guard let action = item["action"]?.stringValue else { return nil }
-      let value: Alarm.Trigger
-      if let at = item["at"]?.stringValue, let instant = Timestamp(iso: at) {
-        value = .absolute(instant)
-      } else if let seconds = item["seconds"]?.intValue, let anchor = item["to"]?.stringValue.flatMap(Alarm.Anchor.init)
-      {
-        value = .relative(seconds: seconds, to: anchor)
-      } else {
-        return nil
-      }
-      alarms.append(Alarm(trigger: value, action: action, text: item["text"]?.stringValue))
-    }
-    return alarms
+    guard let value = try? JSONParser.parse(text) else { return nil }
+    return try? ScheduleJSON.alarms(value)
   }
 }
 

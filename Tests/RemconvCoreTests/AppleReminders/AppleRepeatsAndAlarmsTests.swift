@@ -157,3 +157,51 @@ import Testing
     #expect(Mapper.lifted(lifted) == lifted, "lifting twice changes nothing")
   }
 }
+
+/// The fixture account read by `--format apple-reminders`: every mapped case of the rows.
+@Suite struct AppleRemindersRepeatsImportTests {
+  @Test func theFixturesRulesAlarmsAndEarlyRemindersAreFields() throws {
+    let folder = TemporaryDirectory()
+    let uuid = "A1111111-1111-4111-8111-111111111111"
+    let path = folder.file("Data-\(uuid).sqlite")
+    let holder = try CoreDataFixtures.appleReminders(at: path, layout: .current, storeUUID: uuid)
+    let outcome = try Dialects.read(AppleRemindersFormat.descriptor, path: path)
+    withExtendedLifetime(holder) {}
+
+    let oat = try #require(outcome.reminder("UID-OAT"))
+    #expect(oat.recurrence == Recurrence(rule: "FREQ=WEEKLY;INTERVAL=2;UNTIL=20270630"), "all-day: UNTIL a day")
+    #expect(oat.alarms == [Alarm(trigger: .relative(seconds: -900, to: .due))])
+    #expect(oat.extra["apple"]?["objects"] == nil, "mapped rows are not kept twice")
+
+    let forecast = try #require(outcome.reminder("UID-FORECAST"))
+    #expect(forecast.recurrence?.rule == "FREQ=MONTHLY;COUNT=12;BYMONTHDAY=1,15")
+    #expect(forecast.alarms == [Alarm(trigger: .absolute(try Dialects.timestamp("2026-11-30T07:30:00Z")))])
+    #expect(forecast.extra["apple"]?["objects"] == nil, "an alarm marked for deletion is not kept")
+
+    let standUp = try #require(outcome.reminder("UID-STANDUP"))
+    #expect(standUp.recurrence?.rule == "FREQ=WEEKLY;UNTIL=20270331T143000Z;BYDAY=MO,WE,FR;WKST=MO")
+    #expect(standUp.alarms.map(\.trigger) == [.relative(seconds: -900, to: .due), .relative(seconds: -86400, to: .due)])
+    // The alarm at a place stays with its trigger; the early reminder of a month stays.
+    let kept = try #require(standUp.extra["apple"]?["objects"]?.arrayValue)
+    #expect(kept.compactMap { $0["entity"]?.stringValue } == ["REMCDAlarm", "REMCDAlarmLocationTrigger"])
+    #expect(kept.last?["ZTITLE"] == .string("Office"))
+    #expect(
+      standUp.extra["apple"]?["columns"]?["ZDUEDATEDELTAALERTSDATA"]
+        == .string(#"{"dueDateDeltaAlerts":[{"dueDateDeltaCount":-1,"dueDateDeltaUnit":4}]}"#))
+
+    let ingredients = try #require(outcome.reminder("CK-INGREDIENTS"))
+    #expect(ingredients.recurrence?.rule == "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")
+    let vanilla = try #require(outcome.reminder(titled: "Vanilla pods"))
+    #expect(vanilla.recurrence?.rule == "FREQ=YEARLY;BYMONTH=3,9;BYDAY=2TU")
+
+    // A rule of an unknown frequency stays in extra, reported.
+    let walOnly = try #require(outcome.reminder("UID-WAL"))
+    #expect(walOnly.recurrence == nil)
+    #expect(walOnly.extra["apple"]?["objects"]?.arrayValue?.first?["ZFREQUENCY"] == .number("9"))
+    let reported = outcome.warnings("unmapped-value").map { ($0.uid ?? "", $0.message) }
+    #expect(reported.contains { $0.0 == "UID-WAL" && $0.1.contains("ZFREQUENCY 9 is no EventKit frequency") })
+    #expect(reported.contains { $0.0 == "UID-STANDUP" && $0.1.contains("REMCDAlarmLocationTrigger") })
+    #expect(reported.contains { $0.0 == "UID-STANDUP" && $0.1.contains("early reminders") })
+    #expect(reported.count == 3, "\(reported)")
+  }
+}

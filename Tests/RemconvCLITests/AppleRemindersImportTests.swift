@@ -106,7 +106,10 @@ import Testing
     // Its alarm and recurrence rule are fields (issue 22), no longer rows kept in extra.
     #expect(oatExtra["objects"] == nil)
     let standUpObjects = try #require(snapshot.reminders["UID-STANDUP"]?["extra"]?["apple"]?["objects"]?.arrayValue)
-    #expect(standUpObjects.contains { $0["entity"] == .string("REMCDAlarmLocationTrigger") && $0["ZTITLE"] == .string("Office") })
+    #expect(
+      standUpObjects.contains {
+        $0["entity"] == .string("REMCDAlarmLocationTrigger") && $0["ZTITLE"] == .string("Office")
+      })
 
     // No UID: EventKit's identifier; neither: derived from the store's UUID and Z_PK.
     let ingredients = try #require(snapshot.reminders["CK-INGREDIENTS"])

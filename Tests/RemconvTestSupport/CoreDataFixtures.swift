@@ -105,7 +105,8 @@ public enum CoreDataFixtures {
     switch layout {
     case .current:
       // [reminders] the early reminders of a reminder and an alarm's date components, as JSON.
-      let earlyReminders = #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-15,"identifier":"D1"},"#
+      let earlyReminders =
+        #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-15,"identifier":"D1"},"#
         + #"{"dueDateDeltaUnit":2,"dueDateDeltaCount":-1},{"dueDateDeltaUnit":4,"dueDateDeltaCount":-1}]}"#
       let dateComponents = #"{"year":2026,"month":11,"day":30,"hour":8,"minute":30,"second":0}"#
       let groceries = try hex(colorArchive(symbolic: "custom", hex: "#FF2968FF"))

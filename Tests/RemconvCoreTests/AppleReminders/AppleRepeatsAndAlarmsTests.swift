@@ -10,42 +10,57 @@ import Testing
 
   static func seconds(_ iso: String) -> SQLValue { .real(CoreDataFixtures.seconds(iso)) }
 
-  @Test(arguments: [
-    (["ZFREQUENCY": .integer(0), "ZINTERVAL": .integer(1)], false, "FREQ=DAILY"),
-    (["ZFREQUENCY": .integer(1), "ZINTERVAL": .integer(2), "ZENDDATE": seconds("2027-06-30T00:00:00Z")], true,
-     "FREQ=WEEKLY;INTERVAL=2;UNTIL=20270630"),
-    (["ZFREQUENCY": .integer(2), "ZOCCURRENCECOUNT": .integer(12), "ZDAYSOFTHEMONTH": .text("[1,15]")], false,
-     "FREQ=MONTHLY;COUNT=12;BYMONTHDAY=1,15"),
-    ([
-      "ZFREQUENCY": .integer(1), "ZENDDATE": seconds("2027-03-31T14:30:00Z"), "ZFIRSTDAYOFTHEWEEK": .integer(2),
-      "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":2,"weekNumber":0},{"dayOfTheWeek":4},{"dayOfTheWeek":6}]"#),
-    ], false, "FREQ=WEEKLY;UNTIL=20270331T143000Z;BYDAY=MO,WE,FR;WKST=MO"),
-    ([
-      "ZFREQUENCY": .integer(2), "ZSETPOSITIONS": .text("[-1]"),
-      "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":2},{"dayOfTheWeek":3},{"dayOfTheWeek":4},{"dayOfTheWeek":5},{"dayOfTheWeek":6}]"#),
-    ], false, "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"),
-    ([
-      "ZFREQUENCY": .text("3"), "ZMONTHSOFTHEYEAR": .blob(Array("[3,9]".utf8)),
-      "ZDAYSOFTHEWEEK": .blob(Array(#"[{"dayOfTheWeek":3,"weekNumber":2}]"#.utf8)),
-    ], false, "FREQ=YEARLY;BYMONTH=3,9;BYDAY=2TU"),
-    ([
-      "ZFREQUENCY": .integer(3), "ZWEEKSOFTHEYEAR": .text("[20,-1]"), "ZDAYSOFTHEYEAR": .text("[100]"),
-      "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":1,"weekNumber":-1}]"#), "ZDAYSOFTHEMONTH": .text("[]"),
-    ], false, "FREQ=YEARLY;BYWEEKNO=20,-1;BYYEARDAY=100;BYDAY=-1SU"),
-  ] as [([String: SQLValue], Bool, String)])
+  @Test(
+    arguments: [
+      (["ZFREQUENCY": .integer(0), "ZINTERVAL": .integer(1)], false, "FREQ=DAILY"),
+      (
+        ["ZFREQUENCY": .integer(1), "ZINTERVAL": .integer(2), "ZENDDATE": seconds("2027-06-30T00:00:00Z")], true,
+        "FREQ=WEEKLY;INTERVAL=2;UNTIL=20270630"
+      ),
+      (
+        ["ZFREQUENCY": .integer(2), "ZOCCURRENCECOUNT": .integer(12), "ZDAYSOFTHEMONTH": .text("[1,15]")], false,
+        "FREQ=MONTHLY;COUNT=12;BYMONTHDAY=1,15"
+      ),
+      (
+        [
+          "ZFREQUENCY": .integer(1), "ZENDDATE": seconds("2027-03-31T14:30:00Z"), "ZFIRSTDAYOFTHEWEEK": .integer(2),
+          "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":2,"weekNumber":0},{"dayOfTheWeek":4},{"dayOfTheWeek":6}]"#),
+        ], false, "FREQ=WEEKLY;UNTIL=20270331T143000Z;BYDAY=MO,WE,FR;WKST=MO"
+      ),
+      (
+        [
+          "ZFREQUENCY": .integer(2), "ZSETPOSITIONS": .text("[-1]"),
+          "ZDAYSOFTHEWEEK": .text(
+            #"[{"dayOfTheWeek":2},{"dayOfTheWeek":3},{"dayOfTheWeek":4},{"dayOfTheWeek":5},{"dayOfTheWeek":6}]"#),
+        ], false, "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"
+      ),
+      (
+        [
+          "ZFREQUENCY": .text("3"), "ZMONTHSOFTHEYEAR": .blob(Array("[3,9]".utf8)),
+          "ZDAYSOFTHEWEEK": .blob(Array(#"[{"dayOfTheWeek":3,"weekNumber":2}]"#.utf8)),
+        ], false, "FREQ=YEARLY;BYMONTH=3,9;BYDAY=2TU"
+      ),
+      (
+        [
+          "ZFREQUENCY": .integer(3), "ZWEEKSOFTHEYEAR": .text("[20,-1]"), "ZDAYSOFTHEYEAR": .text("[100]"),
+          "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":1,"weekNumber":-1}]"#), "ZDAYSOFTHEMONTH": .text("[]"),
+        ], false, "FREQ=YEARLY;BYWEEKNO=20,-1;BYYEARDAY=100;BYDAY=-1SU"
+      ),
+    ] as [([String: SQLValue], Bool, String)])
   func recurrenceRuleRowsAreRules(columns: [String: SQLValue], allDay: Bool, rule: String) throws {
     #expect(try Mapper.rule(columns, allDay: allDay).get() == rule)
   }
 
-  @Test(arguments: [
-    ([:], "ZFREQUENCY null"), (["ZFREQUENCY": .integer(9)], "ZFREQUENCY 9"),
-    (["ZFREQUENCY": .integer(1), "ZINTERVAL": .integer(-2)], "ZINTERVAL -2"),
-    (["ZFREQUENCY": .integer(1), "ZDAYSOFTHEWEEK": .text("Tuesday")], "ZDAYSOFTHEWEEK"),
-    (["ZFREQUENCY": .integer(1), "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":8}]"#)], "dayOfTheWeek"),
-    (["ZFREQUENCY": .integer(3), "ZMONTHSOFTHEYEAR": .text("[13]")], "13"),
-    (["ZFREQUENCY": .integer(2), "ZDAYSOFTHEMONTH": .text("[0]")], "0"),
-    (["ZFREQUENCY": .integer(2), "ZFIRSTDAYOFTHEWEEK": .integer(8)], "ZFIRSTDAYOFTHEWEEK 8"),
-  ] as [([String: SQLValue], String)])
+  @Test(
+    arguments: [
+      ([:], "ZFREQUENCY null"), (["ZFREQUENCY": .integer(9)], "ZFREQUENCY 9"),
+      (["ZFREQUENCY": .integer(1), "ZINTERVAL": .integer(-2)], "ZINTERVAL -2"),
+      (["ZFREQUENCY": .integer(1), "ZDAYSOFTHEWEEK": .text("Tuesday")], "ZDAYSOFTHEWEEK"),
+      (["ZFREQUENCY": .integer(1), "ZDAYSOFTHEWEEK": .text(#"[{"dayOfTheWeek":8}]"#)], "dayOfTheWeek"),
+      (["ZFREQUENCY": .integer(3), "ZMONTHSOFTHEYEAR": .text("[13]")], "13"),
+      (["ZFREQUENCY": .integer(2), "ZDAYSOFTHEMONTH": .text("[0]")], "0"),
+      (["ZFREQUENCY": .integer(2), "ZFIRSTDAYOFTHEWEEK": .integer(8)], "ZFIRSTDAYOFTHEWEEK 8"),
+    ] as [([String: SQLValue], String)])
   func rowsThatAreNoRuleSayWhy(columns: [String: SQLValue], named: String) {
     guard case .failure(let unmapped) = Mapper.rule(columns, allDay: false) else {
       Issue.record("mapped")
@@ -93,7 +108,8 @@ import Testing
   }
 
   @Test func earlyRemindersOfMinutesToWeeksAreAlarmsMonthsStay() {
-    let text = #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-15,"identifier":"D1"},"#
+    let text =
+      #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-15,"identifier":"D1"},"#
       + #"{"dueDateDeltaUnit":1,"dueDateDeltaCount":-2},{"dueDateDeltaUnit":2,"dueDateDeltaCount":-1},"#
       + #"{"dueDateDeltaUnit":3,"dueDateDeltaCount":-1},{"dueDateDeltaUnit":4,"dueDateDeltaCount":-1}]}"#
     let early = Mapper.earlyReminders(.text(text))
@@ -141,7 +157,8 @@ import Testing
           .object(["entity": .string("REMCDAlarm"), "ZRELATIVEOFFSET": .number("-900.0")]),
         ]),
         "columns": .object([
-          "ZDUEDATEDELTAALERTSDATA": .string(#"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-5}]}"#),
+          "ZDUEDATEDELTAALERTSDATA": .string(
+            #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-5}]}"#),
           "ZICSURL": .string("https://example.com"),
         ]),
       ])
@@ -180,7 +197,8 @@ import Testing
 
     let standUp = try #require(outcome.reminder("UID-STANDUP"))
     #expect(standUp.recurrence?.rule == "FREQ=WEEKLY;UNTIL=20270331T143000Z;BYDAY=MO,WE,FR;WKST=MO")
-    #expect(standUp.alarms.map(\.trigger) == [.relative(seconds: -900, to: .due), .relative(seconds: -86400, to: .due)])
+    #expect(
+      standUp.alarms.map(\.trigger) == [.relative(seconds: -900, to: .due), .relative(seconds: -86400, to: .due)])
     // The alarm at a place stays with its trigger; the early reminder of a month stays.
     let kept = try #require(standUp.extra["apple"]?["objects"]?.arrayValue)
     #expect(kept.compactMap { $0["entity"]?.stringValue } == ["REMCDAlarm", "REMCDAlarmLocationTrigger"])

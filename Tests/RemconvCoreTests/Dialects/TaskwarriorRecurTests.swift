@@ -11,7 +11,8 @@ import Testing
     ("semiannual", "FREQ=MONTHLY;INTERVAL=6"), ("annual", "FREQ=YEARLY"), ("yearly", "FREQ=YEARLY"),
     ("biannual", "FREQ=YEARLY;INTERVAL=2"), ("biyearly", "FREQ=YEARLY;INTERVAL=2"), ("3m", "FREQ=MONTHLY;INTERVAL=3"),
     ("1m", "FREQ=MONTHLY"), ("2q", "FREQ=MONTHLY;INTERVAL=6"), ("1y", "FREQ=YEARLY"), ("2y", "FREQ=YEARLY;INTERVAL=2"),
-    ("P1M", "FREQ=MONTHLY"), ("P3M", "FREQ=MONTHLY;INTERVAL=3"), ("P1Y", "FREQ=YEARLY"), ("P2Y", "FREQ=YEARLY;INTERVAL=2"),
+    ("P1M", "FREQ=MONTHLY"), ("P3M", "FREQ=MONTHLY;INTERVAL=3"), ("P1Y", "FREQ=YEARLY"),
+    ("P2Y", "FREQ=YEARLY;INTERVAL=2"),
     ("weekdays", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
     // Durations: added in seconds.
     ("daily", "FREQ=DAILY"), ("weekly", "FREQ=WEEKLY"), ("biweekly", "FREQ=WEEKLY;INTERVAL=2"),
@@ -70,7 +71,8 @@ import Testing
     ("FREQ=WEEKLY;BYDAY=WE", "BYDAY=WE"), ("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR", "BYDAY=MO,TU,WE,TH,FR"),
     ("FREQ=MONTHLY;BYMONTHDAY=15", "BYMONTHDAY=15"), ("FREQ=DAILY;BYHOUR=9,17", "BYHOUR=9,17"),
     ("FREQ=YEARLY;BYWEEKNO=20", "BYWEEKNO=20"), ("FREQ=YEARLY;BYMONTH=3", "BYMONTH=3"), ("INTERVAL=2", "no FREQ"),
-    ("FREQ=FORTNIGHTLY", "FREQ=FORTNIGHTLY"), ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"), ("FREQ=DAILY;UNTIL=soon", "UNTIL"),
+    ("FREQ=FORTNIGHTLY", "FREQ=FORTNIGHTLY"), ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"),
+    ("FREQ=DAILY;UNTIL=soon", "UNTIL"),
   ])
   func rulesTaskCannotFollowAreRefusedWithTheirPart(rule: String, named: String) {
     guard case .failure(let unwritable) = TaskwarriorRecur.written(rule: rule, firstDay: tuesday) else {

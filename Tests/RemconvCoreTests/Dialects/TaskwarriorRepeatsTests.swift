@@ -79,7 +79,8 @@ import Testing
     #expect(task["remconv_recurrence"] != nil, "the exception rides along")
     #expect(task["remconv_alarms"] != nil)
     let reported = written.diagnostics.filter { $0.code == "cannot-carry" }.map(\.message)
-    #expect(reported.contains { $0.contains("EXDATE 2026-12-22T09:00:00 Europe/Berlin") && $0.contains("recur:weekly") })
+    #expect(
+      reported.contains { $0.contains("EXDATE 2026-12-22T09:00:00 Europe/Berlin") && $0.contains("recur:weekly") })
     #expect(reported.contains { $0.contains("Taskwarrior has no alarms: 1 alarm rides in remconv_alarms") })
 
     // Read back: the rule with its exception, the alarm and the start as they were.

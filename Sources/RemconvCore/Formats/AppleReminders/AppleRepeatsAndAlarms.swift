@@ -213,7 +213,8 @@ enum AppleRepeatsAndAlarms {
     func number(_ key: String) -> Int? { components[key]?.intValue }
     guard let year = number("year"), let month = number("month"), let day = number("day"),
       let date = LocalDate(year: year, month: month, day: day),
-      let time = LocalDateTime(date: date, hour: number("hour") ?? 0, minute: number("minute") ?? 0,
+      let time = LocalDateTime(
+        date: date, hour: number("hour") ?? 0, minute: number("minute") ?? 0,
         second: number("second") ?? 0)
     else {
       return .failure(Unmapped(reason: "the date components \(JSONText.encode(.object(components))) are no date"))

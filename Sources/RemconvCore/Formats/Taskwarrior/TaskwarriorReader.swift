@@ -171,7 +171,8 @@ final class TaskwarriorReader: ReminderReader {
     let due = Self.dateAttribute("due", original: UDA.due, sent: UDA.dueSent, from: &fields)
     let start = Self.dateAttribute("scheduled", original: UDA.scheduled, sent: UDA.scheduledSent, from: &fields)
     // An instance's `recur` is its template's: kept with the instance, never a rule of its own.
-    let repeats = members["parent"] == nil ? Self.repeats(due: due, from: &fields, timeZone: context.options.timeZone) : nil
+    let repeats =
+      members["parent"] == nil ? Self.repeats(due: due, from: &fields, timeZone: context.options.timeZone) : nil
 
     var priority = Priority.none
     switch fields.take("priority") {
@@ -303,7 +304,8 @@ final class TaskwarriorReader: ReminderReader {
         return (kept.recurrence, alarms)
       }
     }
-    guard let recur, let recurrence = TaskwarriorRepeats.recurrence(recur: recur, until: until, due: due, timeZone: timeZone)
+    guard let recur,
+      let recurrence = TaskwarriorRepeats.recurrence(recur: recur, until: until, due: due, timeZone: timeZone)
     else {
       // No rule, or one `task` would not take: `recur` and `until` stay in extra as they are.
       if let recur {

@@ -94,8 +94,7 @@ enum TaskwarriorRecur {
     if let days = parts.removeValue(forKey: "BYDAY") {
       let weekdays = ["MO", "TU", "WE", "TH", "FR"]
       let listed = days.split(separator: ",").map(String.init)
-      if Set(listed) == Set(weekdays), listed.count == 5, interval == 1, frequency == "WEEKLY" || frequency == "DAILY"
-      {
+      if Set(listed) == Set(weekdays), listed.count == 5, interval == 1, frequency == "WEEKLY" || frequency == "DAILY" {
         recur = "weekdays"
       } else if frequency == "WEEKLY", listed == [weekdayCode(of: firstDay)] {
         recur = interval == 1 ? "weekly" : "\(interval)w"
@@ -192,7 +191,7 @@ enum TaskwarriorRecur {
       case ("s", true): unit = 1
       default: unit = nil
       }
-      guard let unit, let value = Int(number), case let (part, false) = value.multipliedReportingOverflow(by: unit)
+      guard let unit, let value = Int(number), case (let part, false) = value.multipliedReportingOverflow(by: unit)
       else { return nil }
       total += part
       number = ""

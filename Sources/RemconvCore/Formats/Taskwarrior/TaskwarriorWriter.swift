@@ -318,7 +318,8 @@ final class TaskwarriorWriter: ReminderWriter {
     switch until {
     case .instant(let instant): instant
     case .date(let date): Timestamp(millisecondsSinceEpoch: endOfDay(date) * 1000)
-    case .floating(let time): Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: options.timeZone) * 1000)
+    case .floating(let time):
+      Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: options.timeZone) * 1000)
     }
   }
 

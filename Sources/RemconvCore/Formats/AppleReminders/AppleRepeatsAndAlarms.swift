@@ -289,13 +289,14 @@ extension AppleRepeatsAndAlarms.Mapping {
 }
 
 extension AppleRepeatsAndAlarms {
-  /// A reminder an earlier remconv read from Reminders, which kept its recurrence rules, alarms
-  /// and early reminders only in `extra.apple`: those that map become `recurrence` and `alarms`
-  /// (when the reminder has none yet); the rest stays where it was.
-  static func lifted(_ reminder: Reminder) -> Reminder {
+  /// The lifter of `ExtraScheduleLifting`: a reminder an earlier remconv read from Reminders
+  /// kept its recurrence rules, alarms and early reminders only in `extra.apple`; those that
+  /// map become `recurrence` and `alarms` (when the reminder has neither yet), the rest stays
+  /// where it was.
+  static func lift(_ reminder: inout Reminder) {
     guard reminder.recurrence == nil, reminder.alarms.isEmpty,
       var apple = reminder.extra[AppleRemindersFormat.extraKey]?.objectValue
-    else { return reminder }
+    else { return }
     let objects = (apple["objects"]?.arrayValue ?? []).compactMap { item -> AppleRemindersDatabase.ObjectRow? in
       guard var fields = item.objectValue, let entity = fields.removeValue(forKey: "entity")?.stringValue else {
         return nil
@@ -305,21 +306,20 @@ extension AppleRepeatsAndAlarms {
     var columns = apple["columns"]?.objectValue ?? [:]
     let early = columns[earlyRemindersColumn].map(sqlValue)
     guard objects.contains(where: { $0.entity == recurrenceEntity || $0.entity == alarmEntity }) || early != nil else {
-      return reminder
+      return
     }
     var allDay = false
     if case .date? = reminder.dueDate { allDay = true }
     let mapping = map(
       objects: objects, triggers: [:], earlyReminders: early, allDay: allDay,
       timeZone: reminder.dueDate?.timeZoneIdentifier ?? apple["timeZone"]?.stringValue)
-    var result = reminder
-    result.recurrence = mapping.recurrence
-    result.alarms = mapping.alarms
+    guard mapping.recurrence != nil || !mapping.alarms.isEmpty else { return }
+    reminder.recurrence = mapping.recurrence
+    reminder.alarms = mapping.alarms
     columns[earlyRemindersColumn] = mapping.keptEarlyReminders.map { .string(JSONText.encode($0)) }
     apple["columns"] = columns.isEmpty ? nil : .object(columns)
     apple["objects"] = extraObjects(mapping.keptObjects)
-    result.extra[AppleRemindersFormat.extraKey] = .object(apple)
-    return result
+    reminder.extra[AppleRemindersFormat.extraKey] = apple.isEmpty ? nil : .object(apple)
   }
 
   /// Object rows as `extra.apple.objects` keeps them: `{entity, column: value}`; nil for none.

@@ -63,28 +63,25 @@ enum TaskwarriorRepeats {
 }
 
 extension TaskwarriorRepeats {
-  /// A reminder an earlier remconv read from Taskwarrior, which kept a template's `recur` and
-  /// `until` and a task's `scheduled` only in `extra.taskwarrior`: they become `recurrence` and
-  /// `startDate` (when the reminder has none yet), as reading the task today would make them.
-  /// A `recur` `task` would not take, an instance's, and an `until` without `recur` stay.
-  static func lifted(_ reminder: Reminder, timeZone: TimeZone) -> Reminder {
-    guard var kept = reminder.extra[TaskwarriorFormat.extraKey]?.objectValue, kept["parent"] == nil else {
-      return reminder
-    }
-    var result = reminder
-    if result.startDate == nil, let text = kept["scheduled"]?.stringValue, let instant = TaskwarriorDate.parse(text) {
-      result.startDate = .utc(instant.utcWallTime)
+  /// The lifter of `ExtraScheduleLifting`: a reminder an earlier remconv read from Taskwarrior
+  /// kept a template's `recur` and `until` and a task's `scheduled` only in
+  /// `extra.taskwarrior`; they become `recurrence` and `startDate` (when still empty), as reading
+  /// the task today makes them. A `recur` `task` would not take, an instance's, and an `until`
+  /// without `recur` stay. A date due's UNTIL is the day of `until` in this machine's zone.
+  static func lift(_ reminder: inout Reminder) {
+    guard var kept = reminder.extra[TaskwarriorFormat.extraKey]?.objectValue, kept["parent"] == nil else { return }
+    if reminder.startDate == nil, let text = kept["scheduled"]?.stringValue, let instant = TaskwarriorDate.parse(text) {
+      reminder.startDate = .utc(instant.utcWallTime)
       kept["scheduled"] = nil
     }
-    if result.recurrence == nil, let recur = kept["recur"]?.stringValue,
+    if reminder.recurrence == nil, let recur = kept["recur"]?.stringValue,
       let recurrence = recurrence(
-        recur: recur, until: kept["until"]?.stringValue, due: reminder.dueDate, timeZone: timeZone)
+        recur: recur, until: kept["until"]?.stringValue, due: reminder.dueDate, timeZone: .current)
     {
-      result.recurrence = recurrence
+      reminder.recurrence = recurrence
       kept["recur"] = nil
       kept["until"] = nil
     }
-    result.extra[TaskwarriorFormat.extraKey] = .object(kept)
-    return result
+    reminder.extra[TaskwarriorFormat.extraKey] = kept.isEmpty ? nil : .object(kept)
   }
 }

@@ -44,7 +44,11 @@ import Testing
     let odd = try #require(outcome.reminders.first)
     #expect(odd.recurrence == nil)
     #expect(odd.extra["taskwarrior"]?["recur"] == .string("P1M2D"))
-    #expect(outcome.warnings("unmapped-value").first?.message.contains("recur 'P1M2D'") == true)
+    #expect(outcome.warnings("unmapped-value").first?.message.contains("recur 'P1M2D' is no period") == true)
+    let badEnd = try Dialects.read(
+      format, text: text.replacingOccurrences(of: #""recur":"P1M2D""#, with: #""recur":"weekly","until":"soon""#))
+    #expect(badEnd.reminders.first?.extra["taskwarrior"]?["until"] == .string("soon"))
+    #expect(badEnd.warnings("unmapped-value").first?.message.contains("until 'soon' is not a Taskwarrior date") == true)
     // Written back as it came.
     let written = try Dialects.write(format, [(list, [odd])])
     let task = try #require(try JSONParser.parse(written.text).arrayValue?.first)

@@ -309,8 +309,11 @@ final class TaskwarriorReader: ReminderReader {
     else {
       // No rule, or one `task` would not take: `recur` and `until` stay in extra as they are.
       if let recur {
+        let cause =
+          TaskwarriorRecur.rule(forRecur: recur) == nil
+          ? "recur '\(recur)' is no period task 2.6 takes" : "until '\(until ?? "")' is not \(TaskwarriorDate.expected)"
         fields.diagnostics.warning(
-          "unmapped-value", "recur '\(recur)' is no period task 2.6 takes; kept in extra.taskwarrior and written back",
+          "unmapped-value", "\(cause); recur and until are kept in extra.taskwarrior and written back",
           at: fields.location, uid: fields.uid)
       }
       return (nil, alarms)

@@ -5,28 +5,37 @@ extension FormatCarriage {
     FormatCarriage("jsonl"),
     FormatCarriage("csv"),
     FormatCarriage("opml", identity: .derived),
-    FormatCarriage("ics", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("jcal", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("vdir", changed: ["notes", "completedAt", "url", "createdAt"]),
+    FormatCarriage("ics", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("jcal", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("vdir", changed: ["notes", "completedAt", "startDate", "url", "createdAt"]),
     FormatCarriage(
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
-      lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "startDate", "recurrence", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
     FormatCarriage(
       "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
       lost: [
-        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
-        "list.createdAt", "list.extra",
+        "completedAt", "flagged", "startDate", "recurrence", "alarms", "url", "createdAt", "editedAt", "extra",
+        "list.symbol", "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [
-        "flagged", "priority", "tags", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+        "flagged", "startDate", "recurrence", "alarms", "priority", "tags", "url", "extra", "list.symbol",
+        "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "mstodo", readOnly: true, extraKey: "mstodo",
-      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "flagged", "startDate", "recurrence", "alarms", "url", "extra", "list.symbol", "list.color", "list.createdAt",
+        "list.extra",
+      ]),
     FormatCarriage(
       "csv:ticktick", readOnly: true, extraKey: "ticktick",
-      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "flagged", "startDate", "recurrence", "alarms", "url", "editedAt", "extra", "list.symbol", "list.color",
+        "list.createdAt", "list.extra",
+      ]),
   ]
 }

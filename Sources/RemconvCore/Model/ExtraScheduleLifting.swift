@@ -19,6 +19,8 @@ public enum ExtraScheduleLifting {
   static let lifters: [(namespace: String, lift: Lifter)] = [
     ("ical", { ICSScheduleLifter.lift(&$0, namespace: "ical") }),
     ("ics", { ICSScheduleLifter.lift(&$0, namespace: "ics") }),
+    ("taskwarrior", { TaskwarriorRepeats.lift(&$0) }),
+    ("apple", { AppleRepeatsAndAlarms.lift(&$0) }),
   ]
 
   public static func lift(_ reminder: inout Reminder) {

@@ -10,9 +10,7 @@ extension FormatCarriage {
     FormatCarriage("vdir", changed: ["notes", "completedAt", "startDate", "url", "createdAt"]),
     FormatCarriage(
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
-      lost: [
-        "startDate", "recurrence", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
-      ]),
+      lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
     FormatCarriage(
       "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
       lost: [

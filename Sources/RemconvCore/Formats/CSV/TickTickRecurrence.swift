@@ -1,0 +1,70 @@
+import Foundation
+
+/// TickTick's `Repeat` and `Reminder` cells.
+///
+/// `Repeat` is an RRULE value, with or without an `RRULE:` prefix
+/// (`RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU`). TickTick also writes rules no other app reads:
+/// `ERULE:NAME=CUSTOM;BYDATE=…` (chosen dates), `ERULE:NAME=FORGETTINGCURVE…`, `LUNAR:…`
+/// (the Chinese calendar) and RRULEs with its own `TT_SKIP` part (skip holidays or weekends).
+/// Those are no RRULE: the caller keeps the cell and reports it.
+///
+/// `Reminder` is a comma-separated list of `TRIGGER:` durations (`TRIGGER:-PT15M`,
+/// `TRIGGER:P0DT9H0M0S`, `TRIGGER:PT0S`), each an offset from the task's time.
+enum TickTickRecurrence {
+  /// The rule of a `Repeat` cell, or nil when it holds none other apps can read.
+  static func rule(ofRepeat cell: String) -> String? {
+    var text = Substring(cell.trimmingCharacters(in: .whitespacesAndNewlines))
+    if text.uppercased().hasPrefix("RRULE:") { text = text.dropFirst("RRULE:".count) }
+    guard let parts = RecurrenceRuleParts(text: String(text)) else { return nil }
+    let known = Set(RecurrenceRuleParts.partNames)
+    guard parts.values.keys.allSatisfy(known.contains) else { return nil }
+    return String(text)
+  }
+
+  /// The offsets in seconds of a `Reminder` cell, or nil when one of them is not a duration.
+  static func offsets(ofReminder cell: String) -> [Int]? {
+    var offsets: [Int] = []
+    for item in cell.split(separator: ",") {
+      var text = Substring(item.trimmingCharacters(in: .whitespacesAndNewlines))
+      if text.uppercased().hasPrefix("TRIGGER:") { text = text.dropFirst("TRIGGER:".count) }
+      guard let seconds = durationSeconds(text) else { return nil }
+      offsets.append(seconds)
+    }
+    return offsets
+  }
+
+  /// An RFC 5545 duration (`-PT15M`, `P1W`, `P0DT9H0M0S`) in seconds, as TickTick writes them:
+  /// days may come with a time, and every unit may be 0.
+  static func durationSeconds(_ text: Substring) -> Int? {
+    var rest = text
+    var sign = 1
+    if rest.first == "-" || rest.first == "+" {
+      sign = rest.first == "-" ? -1 : 1
+      rest = rest.dropFirst()
+    }
+    guard rest.first == "P", rest.count > 1 else { return nil }
+    rest = rest.dropFirst()
+    var total = 0
+    var inTime = false
+    var units: [Character: Int] = ["W": 604_800, "D": 86_400]
+    while !rest.isEmpty {
+      if rest.first == "T", !inTime {
+        inTime = true
+        units = ["H": 3600, "M": 60, "S": 1]
+        rest = rest.dropFirst()
+        guard !rest.isEmpty else { return nil }
+        continue
+      }
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      rest = rest.dropFirst(digits.count)
+      guard !digits.isEmpty, digits.count <= 9, let number = Int(digits), let unit = rest.first,
+        let scale = units[unit]
+      else { return nil }
+      // Each unit once, in order: the ones before it are no longer allowed.
+      units = units.filter { $0.value < scale }
+      total += number * scale
+      rest = rest.dropFirst()
+    }
+    return sign * total
+  }
+}

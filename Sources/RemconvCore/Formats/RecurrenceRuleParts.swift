@@ -29,6 +29,14 @@ struct RecurrenceRuleParts: Equatable {
   /// `INTERVAL`, 1 when absent.
   var interval: Int? { values["INTERVAL"].map { Int($0) } ?? 1 }
 
+  /// `text` without `INTERVAL=1` (the default): how the app dialects give a rule, so that
+  /// one rule spelt two ways by two apps is one value.
+  var canonicalText: String {
+    var parts = self
+    if parts["INTERVAL"] == "1" { parts["INTERVAL"] = nil }
+    return parts.text
+  }
+
   /// RFC 5545's order (`FREQ`, `UNTIL`, `COUNT`, `INTERVAL`, the `BY` parts from the smallest
   /// unit, `WKST`), then any other part by name: the order the iCalendar writers give.
   var text: String {

@@ -24,9 +24,11 @@ extension FormatCarriage {
       ]),
     FormatCarriage(
       "mstodo", readOnly: true, extraKey: "mstodo",
-      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
+      carried: MicrosoftToDoFormat.carried),
     FormatCarriage(
       "csv:ticktick", readOnly: true, extraKey: "ticktick",
-      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
+      carried: TickTickRecurrence.carried),
   ]
 }

@@ -24,7 +24,10 @@ import Testing
     #expect(
       try graph(
         #"{"type":"weekly","interval":2,"daysOfWeek":["monday","tuesday","wednesday","thursday","friday"],"firstDayOfWeek":"sunday"}"#
-      ) == "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR;WKST=SU")
+      ) == "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE,TH,FR", "a week from Sunday holds the same weekdays")
+    #expect(
+      try graph(#"{"type":"weekly","interval":2,"daysOfWeek":["saturday","sunday"],"firstDayOfWeek":"sunday"}"#)
+        == "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;WKST=SU", "a week from Sunday parts the weekend")
     #expect(
       try graph(#"{"type":"weekly","interval":2,"daysOfWeek":["friday"],"firstDayOfWeek":"monday"}"#)
         == "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "Monday is RFC 5545's week start already")
@@ -161,7 +164,10 @@ import Testing
 
   @Test func aTickTickRepeatIsItsRuleWithoutThePrefix() {
     #expect(
-      TickTickRecurrence.rule(ofRepeat: "RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU") == "FREQ=WEEKLY;INTERVAL=1;BYDAY=TU")
+      TickTickRecurrence.rule(ofRepeat: "RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU") == "FREQ=WEEKLY;BYDAY=TU")
+    #expect(
+      TickTickRecurrence.rule(ofRepeat: "RRULE:FREQ=MONTHLY;BYDAY=2MO;INTERVAL=2")
+        == "FREQ=MONTHLY;INTERVAL=2;BYDAY=2MO", "in RFC 5545's order")
     #expect(TickTickRecurrence.rule(ofRepeat: " FREQ=DAILY;INTERVAL=2 ") == "FREQ=DAILY;INTERVAL=2")
     #expect(TickTickRecurrence.rule(ofRepeat: "rrule:FREQ=MONTHLY;BYMONTHDAY=-1") == "FREQ=MONTHLY;BYMONTHDAY=-1")
   }

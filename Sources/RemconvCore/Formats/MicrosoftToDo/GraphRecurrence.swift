@@ -3,7 +3,7 @@ import Foundation
 /// Graph's `patternedRecurrence` (`{"pattern":{…},"range":{…}}`) as an RFC 5545 RRULE.
 ///
 /// Every pattern type Graph defines has one rule: `daily`, `weekly` (`daysOfWeek`, and
-/// `firstDayOfWeek` as `WKST` where it changes which weeks count), `absoluteMonthly`
+/// `firstDayOfWeek` as `WKST` where it changes which days count), `absoluteMonthly`
 /// (`dayOfMonth`), `relativeMonthly` (`index` and `daysOfWeek`), `absoluteYearly` (`month`,
 /// `dayOfMonth`) and `relativeYearly`; `interval` is `INTERVAL`. The range: `noEnd` nothing,
 /// `endDate` `UNTIL` (a date, as To Do's due is a day), `numbered` `COUNT`. Graph fills the
@@ -51,6 +51,54 @@ enum GraphRecurrence {
     }
   }
 
+  /// The rule as a Graph pattern would give it back, or nil when no pattern says it: a
+  /// frequency of a day or more with the parts a pattern type has, and an end that is a day.
+  static func carried(rule: String) -> String? {
+    guard var parts = RecurrenceRuleParts(text: rule), let frequency = parts["FREQ"], let interval = parts.interval,
+      interval >= 1, parts["UNTIL"] == nil || parts["COUNT"] == nil
+    else { return nil }
+    let names = Set(parts.values.keys).subtracting(["FREQ", "INTERVAL", "UNTIL", "COUNT", "WKST"])
+    let days = (parts["BYDAY"] ?? "").split(separator: ",").map(String.init)
+    let plainDays = !days.isEmpty && days.allSatisfy(RecurrenceRuleParts.weekdays.contains)
+    let positions = Set(weekIndexes.values)
+    let nthDay =
+      days.count == 1 && RecurrenceRuleParts.weekdays.contains(String(days[0].suffix(2)))
+      && Int(days[0].dropLast(2)).map(positions.contains) == true
+    let relative =
+      names.isSuperset(of: ["BYDAY"])
+      && (names.contains("BYSETPOS")
+        ? plainDays && Int(parts["BYSETPOS"] ?? "").map(positions.contains) == true : nthDay)
+    let monthDay = Int(parts["BYMONTHDAY"] ?? "").map { (1...31).contains($0) } == true
+    let carried: Bool
+    switch frequency {
+    case "DAILY": carried = names.isEmpty
+    case "WEEKLY": carried = names == ["BYDAY"] && plainDays
+    case "MONTHLY": carried = names == ["BYMONTHDAY"] && monthDay || names.subtracting(["BYSETPOS"]) == ["BYDAY"] && relative
+    case "YEARLY":
+      let month = Int(parts["BYMONTH"] ?? "").map { (1...12).contains($0) } == true
+      carried =
+        month
+        && (names == ["BYMONTH", "BYMONTHDAY"] && monthDay
+          || names.subtracting(["BYSETPOS"]) == ["BYMONTH", "BYDAY"] && relative)
+    default: carried = false
+    }
+    guard carried else { return nil }
+    if let until = parts["UNTIL"] { parts["UNTIL"] = String(until.prefix(8)) }
+    if frequency != "WEEKLY" || !weekStartMatters(parts["WKST"] ?? "MO", interval: interval, days: days) {
+      parts["WKST"] = nil
+    }
+    return parts.canonicalText
+  }
+
+  /// Whether a week starting on `weekStart` instead of RFC 5545's Monday changes which days
+  /// an interval of weeks gives: only with an interval, and only for the days from that start
+  /// to Sunday, which the two weeks count differently.
+  static func weekStartMatters(_ weekStart: String, interval: Int, days: [String]) -> Bool {
+    let mondayFirst = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+    guard interval > 1, let start = mondayFirst.firstIndex(of: weekStart), start > 0 else { return false }
+    return days.contains { mondayFirst.firstIndex(of: $0).map { $0 >= start } == true }
+  }
+
   /// Graph's day names as RFC 5545 weekdays.
   static let weekdays: [String: String] = [
     "sunday": "SU", "monday": "MO", "tuesday": "TU", "wednesday": "WE", "thursday": "TH", "friday": "FR",
@@ -94,13 +142,13 @@ enum GraphRecurrence {
       parts.append(("FREQ", "DAILY"))
     case "weekly":
       parts.append(("FREQ", "WEEKLY"))
-      parts.append(("BYDAY", try days().joined(separator: ",")))
-      // The week start decides which weeks an interval counts only when there is one.
-      if interval > 1, let first = pattern["firstDayOfWeek"]?.stringValue {
+      let days = try days()
+      parts.append(("BYDAY", days.joined(separator: ",")))
+      if let first = pattern["firstDayOfWeek"]?.stringValue {
         guard let day = weekdays[first.lowercased()] else {
           throw Failure.invalid(member: "firstDayOfWeek", value: first)
         }
-        if day != "MO" { parts.append(("WKST", day)) }
+        if weekStartMatters(day, interval: interval, days: days) { parts.append(("WKST", day)) }
       }
     case "absoluteMonthly":
       parts.append(("FREQ", "MONTHLY"))

@@ -37,8 +37,11 @@ import Testing
     let standup = try #require(outcome.reminder(titled: "Standup"))
     let wall = try #require(LocalDateTime(iso: "2026-12-01T10:00:00"))
     #expect(standup.dueDate == .zoned(wall, timeZone: "Europe/Berlin"))
-    #expect(standup.startDate == .zoned(try #require(LocalDateTime(iso: "2026-12-01T09:00:00")), timeZone: "Europe/Berlin"))
-    #expect(standup.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
+    #expect(
+      standup.startDate == .zoned(try #require(LocalDateTime(iso: "2026-12-01T09:00:00")), timeZone: "Europe/Berlin"))
+    #expect(
+      standup.recurrence
+        == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
     #expect(
       standup.alarms == [
         Alarm(trigger: .relative(seconds: -900, to: .start), action: "DISPLAY", text: nil),
@@ -96,7 +99,9 @@ import Testing
     #expect(task.recurrence?.rule == "FREQ=MONTHLY;UNTIL=20270601;BYDAY=1TU")
     #expect(task.recurrence?.basis == .dueDate)
     #expect(
-      task.alarms == [Alarm(trigger: .absolute(try Dialects.timestamp("2026-12-01T14:45:00Z")), action: "DISPLAY", text: nil)])
+      task.alarms == [
+        Alarm(trigger: .absolute(try Dialects.timestamp("2026-12-01T14:45:00Z")), action: "DISPLAY", text: nil)
+      ])
     #expect(task.extra["mstodo"] == nil, "every member is a field: \(String(describing: task.extra["mstodo"]))")
   }
 
@@ -142,7 +147,9 @@ import Testing
       """
     let outcome = try Dialects.read(TodoistCSVFormat.descriptor, text: text, name: "Home.csv")
     let standup = try #require(outcome.reminder(titled: "Standup"))
-    #expect(standup.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
+    #expect(
+      standup.recurrence
+        == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
     #expect(standup.dueDate == nil && standup.extra["todoist"]?["DATE"] == nil)
     let plants = try #require(outcome.reminder(titled: "Water plants"))
     #expect(plants.recurrence?.rule == "FREQ=DAILY;INTERVAL=3" && plants.recurrence?.basis == .completion)
@@ -163,13 +170,15 @@ import Testing
 
   @Test func aTodoistExportReportsWhatTheTemplateCannotSay() throws {
     let list = ReminderList(id: "L", name: "Work")
-    var due = Reminder(id: "A", listID: "L", title: "Pay rent", dueDate: .date(try #require(LocalDate(iso: "2026-12-01"))))
+    var due = Reminder(
+      id: "A", listID: "L", title: "Pay rent", dueDate: .date(try #require(LocalDate(iso: "2026-12-01"))))
     due.recurrence = Recurrence(
       rule: "FREQ=MONTHLY;BYMONTHDAY=1", exceptionDates: [.date(try #require(LocalDate(iso: "2027-01-01")))],
       additionalDates: [], basis: .dueDate)
     due.alarms = [Alarm(trigger: .relative(seconds: -900, to: .due), action: "DISPLAY", text: nil)]
     due.startDate = .date(try #require(LocalDate(iso: "2026-11-28")))
-    var unsaid = Reminder(id: "B", listID: "L", title: "Board", dueDate: .date(try #require(LocalDate(iso: "2026-12-04"))))
+    var unsaid = Reminder(
+      id: "B", listID: "L", title: "Board", dueDate: .date(try #require(LocalDate(iso: "2026-12-04"))))
     unsaid.recurrence = Recurrence(
       rule: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", exceptionDates: [], additionalDates: [], basis: .dueDate)
     let written = try Dialects.write(TodoistCSVFormat.descriptor, [(list, [due, unsaid])])
@@ -177,7 +186,8 @@ import Testing
     #expect(written.text.contains("task,Board,,4,1,,,2026-12-04,en,"), "no phrase: the due date is written")
     let reports = written.diagnostics.filter { $0.code == "cannot-carry" }.map(\.message)
     for what in [
-      "alarms: 1", "start dates: 1", "exception and added dates of repeats: 1", "repeat rules without a Todoist phrase: 1",
+      "alarms: 1", "start dates: 1", "exception and added dates of repeats: 1",
+      "repeat rules without a Todoist phrase: 1",
       "due dates of repeating reminders (Todoist starts the repeat on the day of import): 1",
     ] {
       #expect(reports.contains { $0.hasSuffix(what) }, "\(what) in \(reports)")
@@ -187,7 +197,8 @@ import Testing
   // MARK: Google Tasks
 
   @Test func googleTasksReadsNoRepeatAlarmOrStart() throws {
-    let text = #"{"kind":"tasks#tasks","items":[{"kind":"tasks#task","id":"G1","title":"Call","due":"2026-12-01T00:00:00.000Z"}]}"#
+    let text =
+      #"{"kind":"tasks#tasks","items":[{"kind":"tasks#task","id":"G1","title":"Call","due":"2026-12-01T00:00:00.000Z"}]}"#
     let task = try #require(try Dialects.read(GoogleTasksFormat.descriptor, text: text).reminders.first)
     #expect(task.recurrence == nil && task.alarms.isEmpty && task.startDate == nil)
   }
@@ -207,7 +218,9 @@ import Testing
 
     let toDo = MicrosoftToDoFormat.carried(stored)
     #expect(toDo.startDate == .date(try #require(LocalDate(iso: "2026-11-30"))))
-    #expect(toDo.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
+    #expect(
+      toDo.recurrence
+        == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU", exceptionDates: [], additionalDates: [], basis: .dueDate))
     #expect(toDo.alarms == [Alarm(trigger: instant.trigger, action: "DISPLAY", text: nil)])
 
     let tickTick = TickTickRecurrence.carried(stored)
@@ -248,18 +261,20 @@ import Testing
       "Repeat": .string("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU"), "Reminder": .string("TRIGGER:-PT15M"),
       "Start Date": .string("2026-12-01T08:00:00+0000"), "Kind": .string("TEXT"),
     ])
-    ExtraScheduleLifting.lift(&reminder)
+    AppScheduleLifter.liftTickTick(&reminder)
     #expect(reminder.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU"))
-    #expect(reminder.startDate == .zoned(try #require(LocalDateTime(iso: "2026-12-01T09:00:00")), timeZone: "Europe/Berlin"))
+    #expect(
+      reminder.startDate == .zoned(try #require(LocalDateTime(iso: "2026-12-01T09:00:00")), timeZone: "Europe/Berlin"))
     #expect(reminder.alarms == [Alarm(trigger: .relative(seconds: -900, to: .start))])
     #expect(reminder.extra["ticktick"] == .object(["Kind": .string("TEXT")]), "nothing held twice")
 
-    var allDay = Reminder(id: "D", listID: "L", title: "Bins", dueDate: .date(try #require(LocalDate(iso: "2026-12-01"))))
+    var allDay = Reminder(
+      id: "D", listID: "L", title: "Bins", dueDate: .date(try #require(LocalDate(iso: "2026-12-01"))))
     allDay.extra["ticktick"] = .object([
       "Start Date": .string("2026-11-30T23:00:00+0000"), "Timezone": .string("Europe/Berlin"),
       "Repeat": .string("ERULE:NAME=FORGETTINGCURVE;CYCLE=0"),
     ])
-    ExtraScheduleLifting.lift(&allDay)
+    AppScheduleLifter.liftTickTick(&allDay)
     #expect(allDay.startDate == nil, "the start was the due")
     #expect(allDay.recurrence == nil)
     #expect(
@@ -268,28 +283,29 @@ import Testing
   }
 
   @Test func whatEarlierVersionsKeptOfToDoAndTodoistIsLifted() throws {
-    var task = Reminder(id: "M", listID: "L", title: "Recycling", dueDate: .date(try #require(LocalDate(iso: "2026-11-04"))))
+    var task = Reminder(
+      id: "M", listID: "L", title: "Recycling", dueDate: .date(try #require(LocalDate(iso: "2026-11-04"))))
     task.extra["mstodo"] = try JSONParser.parse(
       #"""
       {"isReminderOn":true,"reminderDateTime":{"dateTime":"2026-11-04T07:00:00.0000000","timeZone":"UTC"},
        "recurrence":{"pattern":{"type":"weekly","interval":1,"daysOfWeek":["wednesday"],"firstDayOfWeek":"sunday"},
        "range":{"type":"noEnd","startDate":"2026-11-04","endDate":"0001-01-01"}},"hasAttachments":false}
       """#)
-    ExtraScheduleLifting.lift(&task)
+    AppScheduleLifter.liftMicrosoftToDo(&task)
     #expect(task.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=WE"))
     #expect(task.alarms == [Alarm(trigger: .absolute(try Dialects.timestamp("2026-11-04T07:00:00Z")))])
     #expect(task.extra["mstodo"] == .object(["hasAttachments": .bool(false)]))
 
     var todo = Reminder(id: "S", listID: "L", title: "Plants")
     todo.extra["todoist"] = .object(["DATE": .string("every! 3 days"), "DATE_LANG": .string("en")])
-    ExtraScheduleLifting.lift(&todo)
+    AppScheduleLifter.liftTodoist(&todo)
     #expect(todo.recurrence == Recurrence(rule: "FREQ=DAILY;INTERVAL=3", basis: .completion))
     #expect(todo.extra["todoist"] == .object(["DATE_LANG": .string("en")]))
 
     var kept = Reminder(id: "K", listID: "L", title: "Gym")
     kept.extra["todoist"] = .object(["DATE": .string("every day at 7am")])
     kept.recurrence = nil
-    ExtraScheduleLifting.lift(&kept)
+    AppScheduleLifter.liftTodoist(&kept)
     #expect(kept.recurrence == nil && kept.extra["todoist"]?["DATE"] == .string("every day at 7am"))
   }
 }

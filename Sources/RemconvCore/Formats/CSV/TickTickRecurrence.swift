@@ -56,7 +56,7 @@ enum TickTickRecurrence {
 
   /// An RFC 5545 duration (`-PT15M`, `P1W`, `P0DT9H0M0S`) in seconds, as TickTick writes them:
   /// days may come with a time, and every unit may be 0.
-  static func durationSeconds(_ text: Substring) -> Int? {
+  private static func durationSeconds(_ text: Substring) -> Int? {
     var rest = text
     var sign = 1
     if rest.first == "-" || rest.first == "+" {

@@ -261,7 +261,7 @@ import Testing
       "Repeat": .string("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU"), "Reminder": .string("TRIGGER:-PT15M"),
       "Start Date": .string("2026-12-01T08:00:00+0000"), "Kind": .string("TEXT"),
     ])
-    AppScheduleLifter.liftTickTick(&reminder)
+    ExtraScheduleLifting.lift(&reminder)
     #expect(reminder.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=TU"))
     #expect(
       reminder.startDate == .zoned(try #require(LocalDateTime(iso: "2026-12-01T09:00:00")), timeZone: "Europe/Berlin"))
@@ -274,7 +274,7 @@ import Testing
       "Start Date": .string("2026-11-30T23:00:00+0000"), "Timezone": .string("Europe/Berlin"),
       "Repeat": .string("ERULE:NAME=FORGETTINGCURVE;CYCLE=0"),
     ])
-    AppScheduleLifter.liftTickTick(&allDay)
+    ExtraScheduleLifting.lift(&allDay)
     #expect(allDay.startDate == nil, "the start was the due")
     #expect(allDay.recurrence == nil)
     #expect(
@@ -291,21 +291,21 @@ import Testing
        "recurrence":{"pattern":{"type":"weekly","interval":1,"daysOfWeek":["wednesday"],"firstDayOfWeek":"sunday"},
        "range":{"type":"noEnd","startDate":"2026-11-04","endDate":"0001-01-01"}},"hasAttachments":false}
       """#)
-    AppScheduleLifter.liftMicrosoftToDo(&task)
+    ExtraScheduleLifting.lift(&task)
     #expect(task.recurrence == Recurrence(rule: "FREQ=WEEKLY;BYDAY=WE"))
     #expect(task.alarms == [Alarm(trigger: .absolute(try Dialects.timestamp("2026-11-04T07:00:00Z")))])
     #expect(task.extra["mstodo"] == .object(["hasAttachments": .bool(false)]))
 
     var todo = Reminder(id: "S", listID: "L", title: "Plants")
     todo.extra["todoist"] = .object(["DATE": .string("every! 3 days"), "DATE_LANG": .string("en")])
-    AppScheduleLifter.liftTodoist(&todo)
+    ExtraScheduleLifting.lift(&todo)
     #expect(todo.recurrence == Recurrence(rule: "FREQ=DAILY;INTERVAL=3", basis: .completion))
     #expect(todo.extra["todoist"] == .object(["DATE_LANG": .string("en")]))
 
     var kept = Reminder(id: "K", listID: "L", title: "Gym")
     kept.extra["todoist"] = .object(["DATE": .string("every day at 7am")])
     kept.recurrence = nil
-    AppScheduleLifter.liftTodoist(&kept)
+    ExtraScheduleLifting.lift(&kept)
     #expect(kept.recurrence == nil && kept.extra["todoist"]?["DATE"] == .string("every day at 7am"))
   }
 }

@@ -48,44 +48,9 @@ enum TickTickRecurrence {
     for item in cell.split(separator: ",") {
       var text = Substring(item.trimmingCharacters(in: .whitespacesAndNewlines))
       if text.uppercased().hasPrefix("TRIGGER:") { text = text.dropFirst("TRIGGER:".count) }
-      guard let seconds = durationSeconds(text) else { return nil }
+      guard let seconds = ICSDuration.seconds(text) else { return nil }
       offsets.append(seconds)
     }
     return offsets
-  }
-
-  /// An RFC 5545 duration (`-PT15M`, `P1W`, `P0DT9H0M0S`) in seconds, as TickTick writes them:
-  /// days may come with a time, and every unit may be 0.
-  private static func durationSeconds(_ text: Substring) -> Int? {
-    var rest = text
-    var sign = 1
-    if rest.first == "-" || rest.first == "+" {
-      sign = rest.first == "-" ? -1 : 1
-      rest = rest.dropFirst()
-    }
-    guard rest.first == "P", rest.count > 1 else { return nil }
-    rest = rest.dropFirst()
-    var total = 0
-    var inTime = false
-    var units: [Character: Int] = ["W": 604_800, "D": 86_400]
-    while !rest.isEmpty {
-      if rest.first == "T", !inTime {
-        inTime = true
-        units = ["H": 3600, "M": 60, "S": 1]
-        rest = rest.dropFirst()
-        guard !rest.isEmpty else { return nil }
-        continue
-      }
-      let digits = rest.prefix { $0.isASCII && $0.isNumber }
-      rest = rest.dropFirst(digits.count)
-      guard !digits.isEmpty, digits.count <= 9, let number = Int(digits), let unit = rest.first,
-        let scale = units[unit]
-      else { return nil }
-      // Each unit once, in order: the ones before it are no longer allowed.
-      units = units.filter { $0.value < scale }
-      total += number * scale
-      rest = rest.dropFirst()
-    }
-    return sign * total
   }
 }

@@ -103,10 +103,13 @@ import Testing
     #expect(oat["editedAt"]?.stringValue == "2026-11-28T07:45:00.250Z")
     let oatExtra = try #require(oat["extra"]?["apple"])
     #expect(oatExtra["identifier"]?.stringValue == "CK-OAT")
-    let objects = try #require(oatExtra["objects"]?.arrayValue)
-    #expect(objects.compactMap { $0["entity"]?.stringValue }.sorted() == ["REMCDAlarm", "REMCDRecurrenceRule"])
-    #expect(objects.contains { $0["ZRELATIVEOFFSET"] == .number("-900.0") })
-    #expect(objects.contains { $0["ZINTERVAL"] == .number("2") && $0["ZFREQUENCY"] == .number("1") })
+    // Its alarm and recurrence rule are fields (issue 22), no longer rows kept in extra.
+    #expect(oatExtra["objects"] == nil)
+    let standUpObjects = try #require(snapshot.reminders["UID-STANDUP"]?["extra"]?["apple"]?["objects"]?.arrayValue)
+    #expect(
+      standUpObjects.contains {
+        $0["entity"] == .string("REMCDAlarmLocationTrigger") && $0["ZTITLE"] == .string("Office")
+      })
 
     // No UID: EventKit's identifier; neither: derived from the store's UUID and Z_PK.
     let ingredients = try #require(snapshot.reminders["CK-INGREDIENTS"])

@@ -17,6 +17,15 @@ import RemconvCore
 /// - [notes] `shared/reference/apple-stores.md` §2.1: `ZDACALENDARITEMUNIQUEIDENTIFIER` (the
 ///   iCalendar UID), `ZTIMEZONE`; alarms and recurrence rules as `ZREMCDOBJECT` rows told apart
 ///   by `Z_ENT`; older stores keeping lists in `ZREMCDOBJECT` with the name in `ZNAME1`.
+/// - [reminders] recurrence and alarms: novkostya/ios-backup-parser's reminders fixture
+///   (`REMCDRecurrenceRule` rows with `ZFREQUENCY`, `ZINTERVAL`, `ZOCCURRENCECOUNT`, `ZENDDATE`);
+///   the RemCTL reader's recurrence and early-reminder serialisation (`ZFREQUENCY` as EventKit's
+///   frequency 0–3, JSON `ZDAYSOFTHEWEEK` of `dayOfTheWeek`/`weekNumber`, `ZDAYSOFTHEMONTH`,
+///   `ZMONTHSOFTHEYEAR`, `ZSETPOSITIONS`; `ZDUEDATEDELTAALERTSDATA` with `dueDateDeltaUnit` 0–4 and
+///   `dueDateDeltaCount`) and its alarm query (an alarm's `ZTRIGGER` naming its trigger row, with
+///   `ZTIMEINTERVAL`, `ZDATECOMPONENTSDATA` as JSON date components, `ZTITLE`/`ZLATITUDE`/
+///   `ZLONGITUDE` of a location); the trigger entities' names (`REMCDAlarmTimeIntervalTrigger`,
+///   `REMCDAlarmDateTrigger`, `REMCDAlarmLocationTrigger`) from ReminderKit's `cdEntityName`.
 /// - [core data] fatbobman.com "How Core Data Saves Data in SQLite": `Z_PRIMARYKEY(Z_ENT,
 ///   Z_NAME, Z_SUPER, Z_MAX)`, `Z_METADATA(Z_VERSION, Z_UUID, Z_PLIST)`, `Z_PK`/`Z_ENT`/`Z_OPT`,
 ///   dates as seconds since 2001-01-01.
@@ -68,16 +77,21 @@ public enum CoreDataFixtures {
   ///
   /// Current layout: a group "Home & Work" holding "Groceries" and "Work", a smart list and a
   /// list marked for deletion (both skipped); reminders covering every mapped column, a
-  /// subtask, hashtags, an all-day, a zoned and a UTC due, an alarm and a recurrence rule, a
-  /// row marked for deletion; and "Added after the checkpoint", only in the `-wal`.
+  /// subtask, hashtags, an all-day, a zoned and a UTC due, a row marked for deletion; recurrence
+  /// rules (every 2 weeks until a day; monthly on the 1st and 15th, 12 times; Monday, Wednesday,
+  /// Friday until an instant, weeks from Monday; the last weekday of the month; the second
+  /// Tuesday of March and September), alarms (15 minutes before, at a wall time, at a place),
+  /// early reminders (15 minutes and a day before, and a month before, which is no fixed time);
+  /// and "Added after the checkpoint", only in the `-wal`, with a rule of an unknown frequency.
   /// Entity numbers differ between layouts, as they do between OS versions.
   public static func appleReminders(at path: String, layout: AppleLayout, storeUUID: String) throws -> WALHolder {
     let entities: [(String, Int)] =
       layout == .current
       ? [
         ("REMCDBaseList", 3), ("REMCDList", 4), ("REMCDSmartList", 5), ("REMCDObject", 10), ("REMCDAlarm", 11),
-        ("REMCDRecurrenceRule", 12), ("REMCDHashtag", 13), ("REMCDReminder", 20), ("REMCDHashtagLabel", 21),
-        ("REMCDBaseSection", 22),
+        ("REMCDRecurrenceRule", 12), ("REMCDHashtag", 13), ("REMCDAlarmTimeIntervalTrigger", 14),
+        ("REMCDAlarmDateTrigger", 15), ("REMCDAlarmLocationTrigger", 16), ("REMCDReminder", 20),
+        ("REMCDHashtagLabel", 21), ("REMCDBaseSection", 22),
       ]
       : [("REMCDObject", 7), ("REMCDList", 9), ("REMCDAlarm", 8), ("REMCDReminder", 15)]
     let entity = Dictionary(uniqueKeysWithValues: entities)
@@ -90,6 +104,11 @@ public enum CoreDataFixtures {
     let date = { (iso: String) in String(seconds(iso)) }
     switch layout {
     case .current:
+      // [reminders] the early reminders of a reminder and an alarm's date components, as JSON.
+      let earlyReminders =
+        #"{"dueDateDeltaAlerts":[{"dueDateDeltaUnit":0,"dueDateDeltaCount":-15,"identifier":"D1"},"#
+        + #"{"dueDateDeltaUnit":2,"dueDateDeltaCount":-1},{"dueDateDeltaUnit":4,"dueDateDeltaCount":-1}]}"#
+      let dateComponents = #"{"year":2026,"month":11,"day":30,"hour":8,"minute":30,"second":0}"#
       let groceries = try hex(colorArchive(symbolic: "custom", hex: "#FF2968FF"))
       let work = try hex(colorArchive(symbolic: "blue", hex: "#1BADF8FF"))
       sql += """
@@ -108,35 +127,56 @@ public enum CoreDataFixtures {
           ZLIST INTEGER, ZPARENTREMINDER INTEGER, ZCOMPLETIONDATE TIMESTAMP, ZCREATIONDATE TIMESTAMP,
           ZDUEDATE TIMESTAMP, ZLASTMODIFIEDDATE TIMESTAMP, ZCKIDENTIFIER VARCHAR,
           ZDACALENDARITEMUNIQUEIDENTIFIER VARCHAR, ZICSURL VARCHAR, ZNOTES VARCHAR, ZTIMEZONE VARCHAR,
-          ZTITLE VARCHAR);
+          ZTITLE VARCHAR, ZDUEDATEDELTAALERTSDATA VARCHAR);
         INSERT INTO ZREMCDREMINDER VALUES
           (1, \(entity["REMCDReminder"]!), 3, 1, 0, 1, 0, 1, 1, 2, NULL, NULL, \(date("2026-11-27T18:02:11Z")),
             \(date("2026-11-29T00:00:00Z")), \(date("2026-11-28T07:45:00.250Z")), 'CK-OAT', 'UID-OAT', NULL,
-            'Barista edition', NULL, 'Oat milk'),
+            'Barista edition', NULL, 'Oat milk', NULL),
           (2, \(entity["REMCDReminder"]!), 1, 0, 0, 0, 0, 5, 1, 2, NULL, NULL, NULL, NULL, NULL, 'CK-INGREDIENTS',
-            NULL, NULL, NULL, NULL, 'Ingredients'),
+            NULL, NULL, NULL, NULL, 'Ingredients', NULL),
           (3, \(entity["REMCDReminder"]!), 2, 0, 1, 0, 0, 9, 1, 2, 2, \(date("2026-11-28T16:20:00Z")), NULL, NULL,
-            NULL, NULL, NULL, NULL, NULL, NULL, 'Vanilla pods'),
+            NULL, NULL, NULL, NULL, NULL, NULL, 'Vanilla pods', NULL),
           (4, \(entity["REMCDReminder"]!), 1, 0, 0, 0, 0, 0, 1, 3, NULL, NULL, NULL,
             \(date("2026-11-30T08:00:00Z")), NULL, 'CK-FORECAST', 'UID-FORECAST', 'https://example.com/ics', NULL,
-            'Europe/Berlin', 'Send the forecast'),
+            'Europe/Berlin', 'Send the forecast', NULL),
           (5, \(entity["REMCDReminder"]!), 1, 0, 0, 0, 0, 3, 1, 3, NULL, NULL, NULL,
-            \(date("2026-11-29T14:30:00Z")), NULL, NULL, 'UID-STANDUP', NULL, NULL, NULL, 'Stand-up'),
+            \(date("2026-11-29T14:30:00Z")), NULL, NULL, 'UID-STANDUP', NULL, NULL, NULL, 'Stand-up',
+            '\(earlyReminders)'),
           (6, \(entity["REMCDReminder"]!), 1, 0, 0, 0, 1, 0, 1, 3, NULL, NULL, NULL, NULL, NULL, NULL,
-            'UID-DELETED', NULL, NULL, NULL, 'Deleted in Reminders');
+            'UID-DELETED', NULL, NULL, NULL, 'Deleted in Reminders', NULL);
         CREATE TABLE ZREMCDHASHTAGLABEL (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
         INSERT INTO ZREMCDHASHTAGLABEL VALUES (1, \(entity["REMCDHashtagLabel"]!), 1, 'errands'),
           (2, \(entity["REMCDHashtagLabel"]!), 1, 'weekend');
         CREATE TABLE ZREMCDOBJECT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
           ZMARKEDFORDELETION INTEGER, ZREMINDER INTEGER, ZREMINDER2 INTEGER, ZREMINDER3 INTEGER,
-          ZHASHTAGLABEL INTEGER, ZFREQUENCY INTEGER, ZINTERVAL INTEGER, ZRELATIVEOFFSET FLOAT,
-          ZCKIDENTIFIER VARCHAR);
-        INSERT INTO ZREMCDOBJECT VALUES
-          (1, \(entity["REMCDHashtag"]!), 1, 0, NULL, NULL, 1, 1, NULL, NULL, NULL, NULL),
-          (2, \(entity["REMCDHashtag"]!), 1, 0, NULL, NULL, 1, 2, NULL, NULL, NULL, NULL),
-          (3, \(entity["REMCDAlarm"]!), 1, 0, 1, NULL, NULL, NULL, NULL, NULL, -900.0, 'CK-ALARM'),
-          (4, \(entity["REMCDRecurrenceRule"]!), 1, 0, NULL, 1, NULL, NULL, 1, 2, NULL, NULL),
-          (5, \(entity["REMCDAlarm"]!), 1, 1, 4, NULL, NULL, NULL, NULL, NULL, 0.0, NULL);
+          ZHASHTAGLABEL INTEGER, ZTRIGGER INTEGER, ZTIMEINTERVAL FLOAT, ZDATECOMPONENTSDATA BLOB, ZTITLE VARCHAR,
+          ZLATITUDE FLOAT, ZLONGITUDE FLOAT, ZFREQUENCY INTEGER, ZINTERVAL INTEGER, ZOCCURRENCECOUNT INTEGER,
+          ZENDDATE TIMESTAMP, ZFIRSTDAYOFTHEWEEK INTEGER, ZDAYSOFTHEWEEK VARCHAR, ZDAYSOFTHEMONTH VARCHAR,
+          ZMONTHSOFTHEYEAR VARCHAR, ZSETPOSITIONS VARCHAR, ZCKIDENTIFIER VARCHAR);
+        INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZREMINDER3, ZHASHTAGLABEL) VALUES
+          (1, \(entity["REMCDHashtag"]!), 1, 0, 1, 1), (2, \(entity["REMCDHashtag"]!), 1, 0, 1, 2);
+        INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZREMINDER, ZTRIGGER, ZCKIDENTIFIER) VALUES
+          (3, \(entity["REMCDAlarm"]!), 1, 0, 1, 8, 'CK-ALARM'), (5, \(entity["REMCDAlarm"]!), 1, 1, 4, NULL, NULL),
+          (10, \(entity["REMCDAlarm"]!), 1, 0, 4, 11, NULL), (12, \(entity["REMCDAlarm"]!), 1, 0, 5, 13, NULL);
+        INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZTIMEINTERVAL, ZDATECOMPONENTSDATA, ZTITLE,
+          ZLATITUDE, ZLONGITUDE) VALUES
+          (8, \(entity["REMCDAlarmTimeIntervalTrigger"]!), 1, 0, -900.0, NULL, NULL, NULL, NULL),
+          (11, \(entity["REMCDAlarmDateTrigger"]!), 1, 0, NULL, X'\(hex(Array(dateComponents.utf8)))', NULL, NULL, NULL),
+          (13, \(entity["REMCDAlarmLocationTrigger"]!), 1, 0, NULL, NULL, 'Office', 52.52, 13.405);
+        INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZREMINDER2, ZFREQUENCY, ZINTERVAL,
+          ZOCCURRENCECOUNT, ZENDDATE, ZFIRSTDAYOFTHEWEEK, ZDAYSOFTHEWEEK, ZDAYSOFTHEMONTH, ZMONTHSOFTHEYEAR,
+          ZSETPOSITIONS) VALUES
+          (4, \(entity["REMCDRecurrenceRule"]!), 1, 0, 1, 1, 2, 0, \(date("2027-06-30T00:00:00Z")), 0, NULL, NULL, NULL,
+            NULL),
+          (9, \(entity["REMCDRecurrenceRule"]!), 1, 0, 4, 2, 1, 12, NULL, NULL, NULL, '[1,15]', NULL, NULL),
+          (14, \(entity["REMCDRecurrenceRule"]!), 1, 0, 5, 1, 1, 0, \(date("2027-03-31T14:30:00Z")), 2,
+            '[{"dayOfTheWeek":2,"weekNumber":0},{"dayOfTheWeek":4,"weekNumber":0},{"dayOfTheWeek":6,"weekNumber":0}]',
+            NULL, NULL, NULL),
+          (15, \(entity["REMCDRecurrenceRule"]!), 1, 0, 2, 2, 1, 0, NULL, 0,
+            '[{"dayOfTheWeek":2},{"dayOfTheWeek":3},{"dayOfTheWeek":4},{"dayOfTheWeek":5},{"dayOfTheWeek":6}]', NULL,
+            NULL, '[-1]'),
+          (16, \(entity["REMCDRecurrenceRule"]!), 1, 0, 3, 3, 1, 0, NULL, 0, '[{"dayOfTheWeek":3,"weekNumber":2}]', NULL,
+            '[3,9]', NULL);
         CREATE TABLE ZREMCDBASESECTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
           ZMARKEDFORDELETION INTEGER, ZLIST INTEGER, ZDISPLAYNAME VARCHAR);
         INSERT INTO ZREMCDBASESECTION VALUES (1, \(entity["REMCDBaseSection"]!), 1, 0, 3, 'Q4')
@@ -146,7 +186,9 @@ public enum CoreDataFixtures {
           ZDACALENDARITEMUNIQUEIDENTIFIER, ZTITLE) VALUES
           (7, \(entity["REMCDReminder"]!), 1, 0, 0, 0, 0, 3, 'UID-WAL', 'Added after the checkpoint');
         INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZREMINDER3, ZHASHTAGLABEL) VALUES
-          (6, \(entity["REMCDHashtag"]!), 1, 0, 7, 2)
+          (6, \(entity["REMCDHashtag"]!), 1, 0, 7, 2);
+        INSERT INTO ZREMCDOBJECT (Z_PK, Z_ENT, Z_OPT, ZMARKEDFORDELETION, ZREMINDER2, ZFREQUENCY, ZINTERVAL) VALUES
+          (17, \(entity["REMCDRecurrenceRule"]!), 1, 0, 7, 9, 1)
         """
       return try makeWAL(at: path, committed: sql, walOnly: walOnly)
     case .older:

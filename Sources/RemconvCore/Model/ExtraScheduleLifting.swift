@@ -22,6 +22,8 @@ public enum ExtraScheduleLifting {
     (TickTickCSVFormat.extraKey, AppScheduleLifter.liftTickTick),
     (MicrosoftToDoFormat.extraKey, AppScheduleLifter.liftMicrosoftToDo),
     (TodoistCSVFormat.extraKey, AppScheduleLifter.liftTodoist),
+    ("taskwarrior", { TaskwarriorRepeats.lift(&$0) }),
+    ("apple", { AppleRepeatsAndAlarms.lift(&$0) }),
   ]
 
   public static func lift(_ reminder: inout Reminder) {

@@ -322,6 +322,80 @@ final class TaskwarriorSandbox {
     #expect(try fresh.exportedTasks().count == taskCount)
   }
 
+  // MARK: Recurrence (issue 22)
+
+  static let templateUUID = "b1a7e0c2-0001-4f00-8000-000000000022"
+
+  /// A weekly reminder on Tuesdays at 09:00 in Berlin until the end of January, one Tuesday left
+  /// out, an alarm 15 minutes before, starting the day before: as remconv writes it for `task`.
+  static let weeklyReminder = #"""
+    [
+    {"description":"Team call","due":"20261201T080000Z","remconv_due":"2026-12-01T09:00:00 Europe/Berlin","remconv_due_sent":"20261201T080000Z","scheduled":"20261130T080000Z","remconv_scheduled":"2026-11-30T09:00:00 Europe/Berlin","remconv_scheduled_sent":"20261130T080000Z","recur":"weekly","until":"20270131T230000Z","status":"recurring","uuid":"b1a7e0c2-0001-4f00-8000-000000000022","entry":"20261120T080000Z","modified":"20261120T080000Z","project":"Work","remconv_recurrence":"{\"rule\":\"FREQ=WEEKLY;BYDAY=TU;UNTIL=20270131T230000Z\",\"basis\":\"due\",\"exceptionDates\":[{\"date\":\"2026-12-22T09:00:00\",\"timeZone\":\"Europe/Berlin\"}],\"additionalDates\":[],\"recur\":\"weekly\",\"until\":\"20270131T230000Z\"}","remconv_alarms":"[{\"action\":\"DISPLAY\",\"text\":\"Call\",\"offset\":-900,\"relatedTo\":\"due\"}]"}
+    ]
+    """#
+
+  /// The template remconv exports for the reminder in `bench`.
+  private func exportedTemplate(_ bench: TestBench) throws -> [String: JSONValue] {
+    let result = bench.run(["export", "--format", "taskwarrior"])
+    #expect(result.status == .ok, "\(result.errors)")
+    let tasks = try #require(try JSONParser.parse(result.output).arrayValue)
+    return try #require(tasks.first { $0["uuid"] == .string(Self.templateUUID) }?.objectValue)
+  }
+
+  /// remconv's export of a recurring reminder goes into the real `task` as a template, `task`
+  /// makes its instances, and what `task` exports comes back as one reminder with the rule; the
+  /// exception and alarm `task` cannot hold are reported and come back with it.
+  @Test func theRealTaskRepeatsARecurringReminder() throws {
+    let bench = TestBench()
+    #expect(bench.run(["import", bench.directory.write("rich.json", Self.weeklyReminder)]).status == .ok)
+    let outbound = bench.directory.file("out.json")
+    let exported = bench.run(["export", "--format", "taskwarrior", "-o", outbound])
+    #expect(exported.status == .ok, "\(exported.errors)")
+    #expect(exported.errors.contains("EXDATE 2026-12-22T09:00:00 Europe/Berlin"), "\(exported.errors)")
+    #expect(exported.errors.contains("Taskwarrior has no alarms"), "\(exported.errors)")
+
+    let taskwarrior = TaskwarriorSandbox()
+    try taskwarrior.run(["import", outbound])
+    let tasks = try taskwarrior.exportedTasks()
+    let template = try #require(tasks[Self.templateUUID])
+    #expect(template["status"] == .string("recurring"))
+    #expect(template["recur"] == .string("weekly"))
+    #expect(template["until"] == .string("20270131T230000Z"))
+    // `task` made the instances: pending tasks of the template, on its Tuesdays at 08:00 UTC.
+    let instances = tasks.values.filter { $0["parent"] == .string(Self.templateUUID) }
+    #expect(!instances.isEmpty)
+    let first = try #require(Timestamp(iso: "2026-12-01T08:00:00Z")).millisecondsSinceEpoch
+    for instance in instances {
+      #expect(instance["status"] == .string("pending"))
+      let due = try #require(instance["due"]?.stringValue.flatMap(Timestamp.init(iso:))).millisecondsSinceEpoch
+      #expect((due - first) % (7 * 86_400_000) == 0 && due >= first, "\(due)")
+      #expect(due <= (try #require(Timestamp(iso: "2027-01-31T23:00:00Z"))).millisecondsSinceEpoch)
+    }
+
+    // What `task` wrote back is one reminder, with the rule, its exception and the alarm.
+    let copy = TestBench()
+    let inbound = copy.directory.write("back.json", try taskwarrior.run(["export"]).output)
+    let imported = copy.run(["import", inbound, "--report", "json"])
+    #expect(try DialectCLI.reportCounts(imported.output).added == 1, "\(imported.errors)")
+    let back = try exportedTemplate(copy)
+    #expect(back["recur"] == .string("weekly") && back["status"] == .string("recurring"))
+    let rule = try #require(back["remconv_recurrence"]?.stringValue.flatMap { try? JSONParser.parse($0) })
+    #expect(rule["rule"] == .string("FREQ=WEEKLY;BYDAY=TU;UNTIL=20270131T230000Z"))
+    #expect(rule["exceptionDates"]?.arrayValue?.count == 1)
+    #expect(back["remconv_alarms"] == template["remconv_alarms"])
+    #expect(back["scheduled"] == .string("20261130T080000Z"))
+    #expect(back["remconv_instances"] == nil, "the instances are kept in extra, written after the template")
+
+    // Re-imported over the richer store, `task`'s export and remconv's own change no rule.
+    for file in [inbound, outbound] {
+      let again = bench.run(["import", file, "--report", "json"])
+      #expect(try DialectCLI.reportCounts(again.output).added == 0, "\(again.errors)")
+      let kept = try exportedTemplate(bench)
+      #expect(kept["remconv_recurrence"] == back["remconv_recurrence"])
+      #expect(kept["remconv_alarms"] == template["remconv_alarms"])
+    }
+  }
+
   /// Tasks without a project land in the list 'Taskwarrior' whatever the export's file is
   /// called, so a newer export under another name finds them where they are.
   @Test func tasksWithoutAProjectLandInOneListWhateverTheFileName() throws {

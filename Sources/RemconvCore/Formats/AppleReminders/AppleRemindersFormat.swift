@@ -182,15 +182,19 @@ private struct AppleAccountMapping {
       guard let id = reminderIDs[row.key] else { continue }
       var extra: [String: JSONValue] = [:]
       if let identifier = row.identifier, identifier != id { extra["identifier"] = .string(identifier) }
-      if !row.otherColumns.isEmpty { extra["columns"] = CoreDataValues.json(row.otherColumns) }
-      if let objects = database.objects[row.key] {
-        extra["objects"] = .array(
-          objects.map { object in
-            var fields = object.columns.mapValues(CoreDataValues.json)
-            fields["entity"] = .string(object.entity)
-            return .object(fields)
-          })
+      // Recurrence rules and alarms become fields; what does not map stays in extra, reported.
+      let mapped = AppleRepeatsAndAlarms.map(
+        objects: database.objects[row.key] ?? [], triggers: database.triggers,
+        earlyReminders: row.otherColumns[AppleRepeatsAndAlarms.earlyRemindersColumn], allDay: row.allDay,
+        timeZone: row.timeZone)
+      for reason in mapped.reasons {
+        diagnostics.warning(
+          "unmapped-value", "\(reason); kept in extra.apple", at: SourceLocation(file: path), uid: id)
       }
+      var columns = row.otherColumns
+      columns[AppleRepeatsAndAlarms.earlyRemindersColumn] = mapped.keptEarlyReminders.map { .text(JSONText.encode($0)) }
+      if !columns.isEmpty { extra["columns"] = CoreDataValues.json(columns) }
+      extra["objects"] = AppleRepeatsAndAlarms.extraObjects(mapped.keptObjects)
       let priority = Int(row.priority ?? 0)
       if ![0, 1, 5, 9].contains(priority) { extra["priority"] = .number(String(priority)) }
       var due: DueDate?
@@ -210,6 +214,8 @@ private struct AppleAccountMapping {
         priority: Priority(iCalendarNumber: priority), tags: database.hashtags[row.key] ?? [],
         createdAt: CoreDataValues.timestamp(row.creationDate),
         editedAt: CoreDataValues.timestamp(row.modificationDate))
+      reminder.recurrence = mapped.recurrence
+      reminder.alarms = mapped.alarms
       if !extra.isEmpty { reminder.extra = [extraKey: .object(extra)] }
       reminders.append(reminder)
     }

@@ -5,8 +5,9 @@ import Foundation
 /// A JSON array of task objects (`json.array=on`, the default) or one object per line. The
 /// mapping is documented in `docs/formats-apps.md`; in short: `project` is the list,
 /// `description` the title, `annotations` the notes, `uuid` the UID, `due`/`end`/`entry`/
-/// `modified` UTC instants in the basic form `20261130T090000Z`. What Taskwarrior has and the
-/// model does not (`depends`, `wait`, `recur`, UDAs, …) is kept in `extra.taskwarrior` and
+/// `modified` UTC instants in the basic form `20261130T090000Z`, `scheduled` the start date, a
+/// template's `recur` and `until` the recurrence (see `TaskwarriorRecur`). What Taskwarrior has
+/// and the model does not (`depends`, `wait`, UDAs, …) is kept in `extra.taskwarrior` and
 /// written back; what the model has and Taskwarrior does not travels in `remconv_*` UDAs.
 public enum TaskwarriorFormat {
   public static let descriptor = FormatDescriptor(
@@ -23,8 +24,10 @@ public enum TaskwarriorFormat {
   /// The extra key of the fields kept verbatim.
   static let extraKey = "taskwarrior"
 
-  /// Date attributes kept in `extra.taskwarrior` and written back, when `task` can hold them.
-  static let keptDateFields = ["wait", "scheduled", "until"]
+  /// Date attributes kept in `extra.taskwarrior` and written back, when `task` can hold them
+  /// (`until` of a task without `recur` is when `task` deletes it; a recurring task's is the
+  /// rule's end).
+  static let keptDateFields = ["wait", "until"]
 
   /// Fields `task export` derives on every run; they are not data and are not kept.
   static let derivedFields: Set<String> = ["id", "urgency"]
@@ -59,6 +62,14 @@ public enum TaskwarriorFormat {
     /// equals `remconv_due_sent`, reading restores the original kind.
     static let due = "remconv_due"
     static let dueSent = "remconv_due_sent"
+    /// The start date as remconv had it, and the `scheduled` it was written as (as for `due`).
+    static let scheduled = "remconv_scheduled"
+    static let scheduledSent = "remconv_scheduled_sent"
+    /// The recurrence as remconv had it, with the `recur` and `until` it was written as (a
+    /// JSON object): restored while the template's are still those.
+    static let recurrence = "remconv_recurrence"
+    /// The alarms (a JSON array): Taskwarrior has none.
+    static let alarms = "remconv_alarms"
     /// The real title when `description` holds the placeholder for an empty one.
     static let title = "remconv_title"
     /// The tags as remconv had them (a JSON array), when some had to be written otherwise.
@@ -77,6 +88,9 @@ public enum TaskwarriorFormat {
 /// Taskwarrior's dates: `20261130T090000Z` on export; import also takes ISO 8601 with a zone
 /// and epoch seconds (Taskwarrior's own tests import `"entry":"1234567889"`).
 enum TaskwarriorDate {
+  /// What a date attribute must be, for messages.
+  static let expected = "a Taskwarrior date (20261130T090000Z, ISO 8601 with a zone, or epoch seconds)"
+
   static func parse(_ text: String) -> Timestamp? {
     if !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(text),
       seconds < 253_402_300_800

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads `task export`: a JSON array of tasks or one task object per line, one task at a time.
 ///
 /// Backups made by scripts and sync tools often wrap that array in an object
@@ -157,7 +159,7 @@ final class TaskwarriorReader: ReminderReader {
     case nil: break
     }
 
-    let instant = "a Taskwarrior date (20261130T090000Z, ISO 8601 with a zone, or epoch seconds)"
+    let instant = TaskwarriorDate.expected
     // An instant `task` cannot hold was written as remconv's text in a UDA instead.
     var completedAt = fields.timestamp("end", expected: instant, parse: TaskwarriorDate.parse)
     var createdAt = fields.timestamp("entry", expected: instant, parse: TaskwarriorDate.parse)
@@ -166,33 +168,11 @@ final class TaskwarriorReader: ReminderReader {
     if let kept = fields.timestamp(UDA.entry, expected: iso, parse: Timestamp.init(iso:)) { createdAt = kept }
     if let kept = fields.timestamp(UDA.modified, expected: iso, parse: Timestamp.init(iso:)) { editedAt = kept }
     if let kept = fields.timestamp(UDA.end, expected: iso, parse: Timestamp.init(iso:)), isDone { completedAt = kept }
-    let dueText = fields.string("due")
-    var due: DueDate?
-    if let dueText {
-      if let instant = TaskwarriorDate.parse(dueText) {
-        due = .utc(instant.utcWallTime)
-      } else {
-        fields.reject("due", .string(dueText), "due: '\(dueText)' is not \(instant)")
-      }
-    }
-    let originalDue = fields.string(UDA.due)
-    let dueSent = fields.string(UDA.dueSent)
-    if due == nil, dueText == nil, dueSent == nil, let originalDue {
-      // A due `task` cannot hold travels only as remconv's text.
-      if let restored = Self.dueDate(fromRemconvText: originalDue) {
-        due = restored
-      } else {
-        fields.reject(UDA.due, .string(originalDue), "\(UDA.due): '\(originalDue)' is not a remconv due date")
-      }
-    }
-    if due != nil, let originalDue, let sent = dueSent, sent == dueText {
-      // The due was written by remconv from another kind and is unchanged in Taskwarrior.
-      if let restored = Self.dueDate(fromRemconvText: originalDue) {
-        due = restored
-      } else {
-        fields.reject(UDA.due, .string(originalDue), "\(UDA.due): '\(originalDue)' is not a remconv due date")
-      }
-    }
+    let due = Self.dateAttribute("due", original: UDA.due, sent: UDA.dueSent, from: &fields)
+    let start = Self.dateAttribute("scheduled", original: UDA.scheduled, sent: UDA.scheduledSent, from: &fields)
+    // An instance's `recur` is its template's: kept with the instance, never a rule of its own.
+    let repeats =
+      members["parent"] == nil ? Self.repeats(due: due, from: &fields, timeZone: context.options.timeZone) : nil
 
     var priority = Priority.none
     switch fields.take("priority") {
@@ -262,8 +242,85 @@ final class TaskwarriorReader: ReminderReader {
       id: id, listID: listID, parentID: parentID, title: title, notes: notes, isDone: isDone,
       completedAt: completedAt, flagged: flagged, dueDate: due, priority: priority, tags: tags, url: url,
       createdAt: createdAt, editedAt: editedAt)
+    reminder.startDate = start
+    reminder.recurrence = repeats?.recurrence
+    reminder.alarms = repeats?.alarms ?? []
     reminder.extra = fields.extra(formatKey: TaskwarriorFormat.extraKey, kept: kept)
     return (reminder, list)
+  }
+
+  /// A date attribute (`due`, `scheduled`) as a due kind: `task`'s UTC instant, or the kind
+  /// remconv wrote it from (`original`, the remconv text) while the attribute is still the one
+  /// written (`sent`). A value `task` cannot hold travels only as the remconv text.
+  private static func dateAttribute(
+    _ field: String, original uda: String, sent udaSent: String, from fields: inout JSONObjectFields
+  ) -> DueDate? {
+    let text = fields.string(field)
+    var value: DueDate?
+    if let text {
+      if let instant = TaskwarriorDate.parse(text) {
+        value = .utc(instant.utcWallTime)
+      } else {
+        fields.reject(field, .string(text), "\(field): '\(text)' is not \(TaskwarriorDate.expected)")
+      }
+    }
+    let original = fields.string(uda)
+    let sent = fields.string(udaSent)
+    guard let original, (value == nil && text == nil && sent == nil) || (value != nil && sent == text) else {
+      return value
+    }
+    guard let restored = dueDate(fromRemconvText: original) else {
+      fields.reject(uda, .string(original), "\(uda): '\(original)' is not a remconv due date")
+      return value
+    }
+    return restored
+  }
+
+  /// The template's `recur` and `until` as a rule, and the alarms remconv wrote (Taskwarrior has
+  /// none). While `recur` and `until` are those remconv wrote, the rule as remconv had it comes
+  /// back from `remconv_recurrence` (with what `task` cannot hold: exceptions, a count, a rule
+  /// it cannot follow). A `recur` `task` would not take is kept in extra, reported.
+  private static func repeats(due: DueDate?, from fields: inout JSONObjectFields, timeZone: TimeZone) -> (
+    recurrence: Recurrence?, alarms: [Alarm]
+  ) {
+    var alarms: [Alarm] = []
+    if let text = fields.string(UDA.alarms) {
+      if let decoded = TaskwarriorRepeats.alarms(fromUDA: text) {
+        alarms = decoded
+      } else {
+        fields.reject(UDA.alarms, .string(text), "\(UDA.alarms): '\(text)' is not remconv's alarms")
+      }
+    }
+    let recur = fields.remaining["recur"]?.stringValue
+    let until = fields.remaining["until"]?.stringValue
+    if let text = fields.string(UDA.recurrence) {
+      guard let kept = TaskwarriorRepeats.Kept(udaText: text) else {
+        fields.reject(UDA.recurrence, .string(text), "\(UDA.recurrence): '\(text)' is not remconv's recurrence")
+        return (nil, alarms)
+      }
+      if kept.recur == recur, kept.until == until {
+        if recur != nil { _ = fields.take("recur") }
+        if until != nil { _ = fields.take("until") }
+        return (kept.recurrence, alarms)
+      }
+    }
+    guard let recur,
+      let recurrence = TaskwarriorRepeats.recurrence(recur: recur, until: until, due: due, timeZone: timeZone)
+    else {
+      // No rule, or one `task` would not take: `recur` and `until` stay in extra as they are.
+      if let recur {
+        let cause =
+          TaskwarriorRecur.rule(forRecur: recur) == nil
+          ? "recur '\(recur)' is no period task 2.6 takes" : "until '\(until ?? "")' is not \(TaskwarriorDate.expected)"
+        fields.diagnostics.warning(
+          "unmapped-value", "\(cause); recur and until are kept in extra.taskwarrior and written back",
+          at: fields.location, uid: fields.uid)
+      }
+      return (nil, alarms)
+    }
+    _ = fields.take("recur")
+    _ = fields.take("until")
+    return (recurrence, alarms)
   }
 
   /// Reads `remconv_due`: the JSON `dueDate` text, then the zone after a space when zoned.

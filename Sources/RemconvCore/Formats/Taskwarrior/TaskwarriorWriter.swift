@@ -107,15 +107,19 @@ final class TaskwarriorWriter: ReminderWriter {
         uid: reminder.id)
     }
 
+    writeRepeats(of: reminder, into: &task)
     let keptStatus = kept["status"]?.stringValue
     if reminder.isDone {
       task["status"] = .string(keptStatus == "deleted" ? "deleted" : "completed")
       if let completedAt = reminder.completedAt {
         writeInstant(completedAt, as: "end", else: UDA.end, into: &task, uid: reminder.id)
       }
+    } else if task["recur"] != nil, task["parent"] == nil {
+      // A template: `task` makes its instances.
+      task["status"] = .string("recurring")
     } else {
-      let reopenable = keptStatus == "recurring" || (keptStatus == "waiting" && kept["wait"] != nil)
-      task["status"] = .string(reopenable ? keptStatus ?? "pending" : "pending")
+      let reopenable = keptStatus == "waiting" && kept["wait"] != nil
+      task["status"] = .string(reopenable ? "waiting" : "pending")
       if let completedAt = reminder.completedAt {
         diagnostics.warning(
           "cannot-carry", "Taskwarrior keeps no completion time on an open task: \(completedAt) is not written",
@@ -129,7 +133,12 @@ final class TaskwarriorWriter: ReminderWriter {
       writeInstant(editedAt, as: "modified", else: UDA.modified, into: &task, uid: reminder.id)
     }
 
-    if let due = reminder.dueDate { writeDue(due, into: &task, uid: reminder.id) }
+    if let due = reminder.dueDate {
+      writeDate(due, as: "due", original: UDA.due, sent: UDA.dueSent, into: &task, uid: reminder.id)
+    }
+    if let start = reminder.startDate {
+      writeDate(start, as: "scheduled", original: UDA.scheduled, sent: UDA.scheduledSent, into: &task, uid: reminder.id)
+    }
 
     switch reminder.priority {
     case .high: task["priority"] = .string("H")
@@ -174,10 +183,34 @@ final class TaskwarriorWriter: ReminderWriter {
       uid: uid)
   }
 
-  /// `due` as a UTC instant. Other kinds are turned into one (a date at the end of that day,
-  /// a floating time in the writer's zone) and remembered in `remconv_due` for the way back.
-  /// A due `task` cannot hold is written only as `remconv_due`, reported.
-  private func writeDue(_ due: DueDate, into task: inout [String: JSONValue], uid: String) {
+  /// A due or start date as a UTC instant (`due`, `scheduled`). Other kinds are turned into
+  /// one (a date at the end of that day, a floating time in the writer's zone) and remembered
+  /// in `original` (`remconv_due`) with the instant written in `sent`, for the way back. A date
+  /// `task` cannot hold is written only as `original`, reported.
+  private func writeDate(
+    _ due: DueDate, as field: String, original: String, sent sentField: String, into task: inout [String: JSONValue],
+    uid: String
+  ) {
+    let name = field == "due" ? "due" : "start date"
+    let seconds = instantSeconds(of: due, uid: uid)
+    guard TaskwarriorDate.writableSeconds.contains(seconds) else {
+      task[original] = .string(due.description)
+      diagnostics.warning(
+        "cannot-carry",
+        "task import crashes on dates before 1980 or after 9999-12-30: the \(name) \(due) is written as \(original), not '\(field)'",
+        uid: uid)
+      return
+    }
+    let sent = TaskwarriorDate.format(utcSeconds: seconds)
+    task[field] = .string(sent)
+    if case .utc = due { return }
+    task[original] = .string(due.description)
+    task[sentField] = .string(sent)
+  }
+
+  /// The instant a due or start date is written as: a date at the end of that day, a floating
+  /// time in the writer's zone.
+  private func instantSeconds(of due: DueDate, uid: String) -> Int64 {
     let seconds: Int64
     switch due {
     case .utc(let time):
@@ -196,22 +229,98 @@ final class TaskwarriorWriter: ReminderWriter {
       seconds = DueDate.utcSeconds(ofWallTime: time, in: options.timeZone)
     case .date(let date):
       // The end of the day: a task due "on the 30th" is not overdue during the 30th.
-      let endOfDay = LocalDateTime(secondsSinceEpoch: Int64(date.daysSinceEpoch) * 86400 + 86399)
-      seconds = DueDate.utcSeconds(ofWallTime: endOfDay, in: options.timeZone)
+      seconds = endOfDay(date)
     }
-    guard TaskwarriorDate.writableSeconds.contains(seconds) else {
-      task[UDA.due] = .string(due.description)
+    return seconds
+  }
+
+  private func endOfDay(_ date: LocalDate) -> Int64 {
+    let endOfDay = LocalDateTime(secondsSinceEpoch: Int64(date.daysSinceEpoch) * 86400 + 86399)
+    return DueDate.utcSeconds(ofWallTime: endOfDay, in: options.timeZone)
+  }
+
+  /// `recur` and `until` for a recurring reminder, so that `task` repeats it (its template is
+  /// `status: recurring` while open). What `task` cannot follow is reported and, with the rule
+  /// as remconv has it, kept in `remconv_recurrence`, from where reading restores it while
+  /// `recur` and `until` are unchanged. Alarms ride in `remconv_alarms`, reported.
+  private func writeRepeats(of reminder: Reminder, into task: inout [String: JSONValue]) {
+    if !reminder.alarms.isEmpty {
+      task[UDA.alarms] = .string(TaskwarriorRepeats.udaText(alarms: reminder.alarms))
+      let count = reminder.alarms.count
       diagnostics.warning(
         "cannot-carry",
-        "task import crashes on dates before 1980 or after 9999-12-30: the due \(due) is written as \(UDA.due), not 'due'",
-        uid: uid)
-      return
+        "Taskwarrior has no alarms: \(count) alarm\(count == 1 ? "" : "s") \(count == 1 ? "rides" : "ride") in \(UDA.alarms), which task keeps but does not act on",
+        uid: reminder.id)
     }
-    let sent = TaskwarriorDate.format(utcSeconds: seconds)
-    task["due"] = .string(sent)
-    if case .utc = due { return }
-    task[UDA.due] = .string(due.description)
-    task[UDA.dueSent] = .string(sent)
+    guard let recurrence = reminder.recurrence else { return }
+    var unfollowed: [String] = []
+    if !recurrence.exceptionDates.isEmpty {
+      unfollowed.append("EXDATE " + recurrence.exceptionDates.map(\.description).joined(separator: ", "))
+    }
+    if !recurrence.additionalDates.isEmpty {
+      unfollowed.append("RDATE " + recurrence.additionalDates.map(\.description).joined(separator: ", "))
+    }
+    if recurrence.basis == .completion { unfollowed.append("repeating from completion") }
+    var written: (recur: String, until: String?)?
+    if let due = reminder.dueDate {
+      switch TaskwarriorRecur.written(rule: recurrence.rule, firstDay: Self.firstDay(of: due)) {
+      case .success(let result):
+        unfollowed += result.unfollowed
+        var until: String?
+        if let end = result.until.map(untilInstant), TaskwarriorDate.isWritable(end) {
+          until = TaskwarriorDate.format(end)
+        } else if let end = result.until {
+          unfollowed.append("the end \(end), which task cannot hold")
+        }
+        written = (result.recur, until)
+      case .failure(let unwritable):
+        diagnostics.warning(
+          "cannot-carry",
+          "Taskwarrior cannot repeat by the rule \(recurrence.rule) (\(unwritable.reason)): written as a task without recur, the rule kept in \(UDA.recurrence)",
+          uid: reminder.id)
+      }
+    } else {
+      diagnostics.warning(
+        "cannot-carry",
+        "Taskwarrior repeats only a task with a due date: the rule \(recurrence.rule) is kept in \(UDA.recurrence)",
+        uid: reminder.id)
+    }
+    if let written {
+      task["recur"] = .string(written.recur)
+      task["until"] = written.until.map(JSONValue.string)
+      if !unfollowed.isEmpty {
+        diagnostics.warning(
+          "cannot-carry",
+          "Taskwarrior cannot carry \(unfollowed.joined(separator: "; ")) of the rule \(recurrence.rule): task repeats it as recur:\(written.recur) without, kept in \(UDA.recurrence)",
+          uid: reminder.id)
+      }
+    }
+    let readBack = written.flatMap {
+      TaskwarriorRepeats.recurrence(recur: $0.recur, until: $0.until, due: reminder.dueDate, timeZone: options.timeZone)
+    }
+    if readBack != recurrence {
+      task[UDA.recurrence] = .string(
+        TaskwarriorRepeats.Kept(recurrence: recurrence, recur: written?.recur, until: written?.until).udaText)
+    }
+  }
+
+  /// The day a rule's first occurrence falls on: the due's own day.
+  private static func firstDay(of due: DueDate) -> LocalDate {
+    switch due {
+    case .date(let date): date
+    case .floating(let time), .utc(let time), .zoned(let time, _): time.date
+    }
+  }
+
+  /// A rule's UNTIL as an instant: a day ends at its last second in the writer's zone, as a
+  /// date due does; a floating time is read in the writer's zone.
+  private func untilInstant(_ until: TaskwarriorRecur.Until) -> Timestamp {
+    switch until {
+    case .instant(let instant): instant
+    case .date(let date): Timestamp(millisecondsSinceEpoch: endOfDay(date) * 1000)
+    case .floating(let time):
+      Timestamp(millisecondsSinceEpoch: DueDate.utcSeconds(ofWallTime: time, in: options.timeZone) * 1000)
+    }
   }
 
   /// Tags as `TaskwarriorTags` writes them, each change reported (the originals travel in

@@ -43,8 +43,10 @@ struct AppleRemindersDatabase {
     let otherColumns: [String: SQLValue]
   }
 
-  /// A row of `ZREMCDOBJECT` that belongs to a reminder (an alarm, a recurrence rule, ...).
+  /// A row of `ZREMCDOBJECT` that belongs to a reminder (an alarm, a recurrence rule, ...),
+  /// or an alarm's trigger.
   struct ObjectRow {
+    let key: Int64?
     let entity: String
     let columns: [String: SQLValue]
   }
@@ -61,6 +63,9 @@ struct AppleRemindersDatabase {
   /// Hashtag names by reminder key, in label order.
   let hashtags: [Int64: [String]]
   let objects: [Int64: [ObjectRow]]
+  /// Alarm triggers (rows of an entity named `…Trigger`) by `Z_PK`: an alarm names its
+  /// trigger, the trigger no reminder.
+  let triggers: [Int64: ObjectRow]
   let sections: [SectionRow]
 
   static let reminderTable = "ZREMCDREMINDER"
@@ -74,6 +79,12 @@ struct AppleRemindersDatabase {
   private static let listColumns = [
     "Z_PK", "Z_ENT", "ZNAME", "ZNAME1", "ZCOLOR", "ZBADGEEMBLEM", "ZPARENTLIST", "ZCKIDENTIFIER", "ZCREATIONDATE",
     "ZMARKEDFORDELETION",
+  ]
+  /// Columns Reminders writes as JSON, as text or as a blob: kept (as text) where other blobs
+  /// are not.
+  private static let jsonColumns: Set<String> = [
+    "ZDAYSOFTHEWEEK", "ZDAYSOFTHEMONTH", "ZMONTHSOFTHEYEAR", "ZDAYSOFTHEYEAR", "ZWEEKSOFTHEYEAR", "ZSETPOSITIONS",
+    "ZDATECOMPONENTSDATA", "ZDUEDATEDELTAALERTSDATA",
   ]
   private static let reminderColumns = [
     "Z_PK", "Z_ENT", "ZTITLE", "ZNOTES", "ZCOMPLETED", "ZCOMPLETIONDATE", "ZFLAGGED", "ZDUEDATE", "ZALLDAY",
@@ -142,22 +153,28 @@ struct AppleRemindersDatabase {
     }
     var hashtags: [Int64: [String]] = [:]
     var objects: [Int64: [ObjectRow]] = [:]
+    var triggers: [Int64: ObjectRow] = [:]
     let objectColumns = file.tables[Self.objectTable] ?? []
     // The reminder an object belongs to is in one of `ZREMINDER`, `ZREMINDER1`, … (Core Data
     // numbers a relationship's column per entity that declares it).
     let reminderLinks = objectColumns.filter { $0.hasPrefix("ZREMINDER") && $0.dropFirst(9).allSatisfy(\.isNumber) }
     for row in try file.rows(of: Self.objectTable) where !row.bool("ZMARKEDFORDELETION") {
       let entity = row.int("Z_ENT").flatMap { entityNames[$0] } ?? "unknown"
+      let columns = Self.other(row, mapped: ["Z_PK", "Z_ENT"] + reminderLinks)
+      if entity.hasSuffix("Trigger"), let key = row.int("Z_PK") {
+        triggers[key] = ObjectRow(key: key, entity: entity, columns: columns)
+        continue
+      }
       guard entity != "REMCDList", let owner = reminderLinks.lazy.compactMap({ row.int($0) }).first else { continue }
       if let label = row.int("ZHASHTAGLABEL").flatMap({ labels[$0] }) {
         hashtags[owner, default: []].append(label)
         continue
       }
-      objects[owner, default: []].append(
-        ObjectRow(entity: entity, columns: Self.other(row, mapped: ["Z_PK", "Z_ENT"] + reminderLinks)))
+      objects[owner, default: []].append(ObjectRow(key: row.int("Z_PK"), entity: entity, columns: columns))
     }
     self.hashtags = hashtags
     self.objects = objects
+    self.triggers = triggers
 
     sections = try file.rows(of: Self.sectionTable).compactMap { row in
       guard !row.bool("ZMARKEDFORDELETION"), let list = row.int("ZLIST") else { return nil }
@@ -165,10 +182,16 @@ struct AppleRemindersDatabase {
     }
   }
 
-  /// The row's columns not in `mapped`: non-empty, not blobs (CloudKit's archived records),
-  /// not Core Data's or CloudKit's bookkeeping.
+  /// The row's columns not in `mapped`: non-empty, not blobs (CloudKit's archived records)
+  /// except the JSON ones (as text), not Core Data's or CloudKit's bookkeeping.
   private static func other(_ row: ForeignRow, mapped: [String]) -> [String: SQLValue] {
-    row.values.filter { column, value in
+    var values = row.values
+    for column in jsonColumns {
+      if case .blob(let bytes)? = values[column], let text = String(validating: bytes, as: UTF8.self) {
+        values[column] = .text(text)
+      }
+    }
+    return values.filter { column, value in
       guard !mapped.contains(column), !column.hasPrefix("Z_"), !column.hasPrefix("ZCK"),
         column != "ZMARKEDFORDELETION"
       else { return false }

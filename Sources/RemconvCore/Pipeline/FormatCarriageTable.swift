@@ -5,29 +5,33 @@ extension FormatCarriage {
     FormatCarriage("jsonl"),
     FormatCarriage("csv"),
     FormatCarriage("opml", identity: .derived),
-    FormatCarriage("ics", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("jcal", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("vdir", changed: ["notes", "completedAt", "url", "createdAt"]),
+    FormatCarriage("ics", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("jcal", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("vdir", changed: ["notes", "completedAt", "startDate", "url", "createdAt"]),
     FormatCarriage(
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
-      lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
-    FormatCarriage(
-      "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
       lost: [
-        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
-        "list.createdAt", "list.extra",
+        "startDate", "recurrence", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
+    FormatCarriage(
+      "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "recurrence", "list.name"],
+      lost: [
+        "completedAt", "flagged", "startDate", "alarms", "url", "createdAt", "editedAt", "extra", "list.symbol",
+        "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [
-        "flagged", "priority", "tags", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+        "flagged", "startDate", "recurrence", "alarms", "priority", "tags", "url", "extra", "list.symbol",
+        "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "mstodo", readOnly: true, extraKey: "mstodo",
+      changed: ["startDate", "recurrence", "alarms"],
       lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
       carried: MicrosoftToDoFormat.carried),
     FormatCarriage(
-      "csv:ticktick", readOnly: true, extraKey: "ticktick",
+      "csv:ticktick", readOnly: true, extraKey: "ticktick", changed: ["startDate", "recurrence", "alarms"],
       lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
       carried: TickTickRecurrence.carried),
   ]

@@ -170,3 +170,52 @@ struct ICSSchedule {
     }
   }
 }
+
+extension ICSSchedule {
+  /// The lines of `reminder`'s start, recurrence and alarms, in the order a VTODO has them:
+  /// DTSTART, RRULE, EXDATE, RDATE and the repeat-from marker, then one VALARM per alarm with
+  /// its kept `alarmLines`; and the TZIDs they use.
+  ///
+  /// A repeating reminder without a start gets DTSTART equal to its due date: RFC 5545 counts a
+  /// rule from DTSTART, and the reader takes a DTSTART equal to DUE for no start, so the
+  /// reminder reads back as it was.
+  static func lines(of reminder: Reminder, alarmLines: [[String]]) -> (
+    properties: [String], alarms: [String], tzids: [String]
+  ) {
+    var properties: [String] = []
+    var tzids: [String] = []
+    func property(_ name: String, _ date: DueDate) {
+      switch date {
+      case .date(let day): properties.append("\(name);VALUE=DATE:\(day.basicString)")
+      case .floating(let time): properties.append("\(name):\(time.basicString)")
+      case .utc(let time): properties.append("\(name):\(time.basicString)Z")
+      case .zoned(let time, let zone):
+        properties.append("\(name);\(ContentLineParameter.format(name: "TZID", values: [zone])):\(time.basicString)")
+        if !tzids.contains(zone) { tzids.append(zone) }
+      }
+    }
+    if let start = reminder.startDate ?? (reminder.recurrence == nil ? nil : reminder.dueDate) {
+      property("DTSTART", start)
+    }
+    if let recurrence = reminder.recurrence {
+      properties.append("RRULE:" + recurrence.rule)
+      for date in recurrence.exceptionDates { property("EXDATE", date) }
+      for date in recurrence.additionalDates { property("RDATE", date) }
+      if recurrence.basis == .completion { properties.append(repeatFromName + ":COMPLETION") }
+    }
+    var alarms: [String] = []
+    for (index, alarm) in reminder.alarms.enumerated() {
+      alarms.append("BEGIN:VALARM")
+      alarms.append("ACTION:" + alarm.action)
+      switch alarm.trigger {
+      case .absolute(let instant): alarms.append("TRIGGER;VALUE=DATE-TIME:" + VTodoEncoder.utc(instant))
+      case .relative(let seconds, .start): alarms.append("TRIGGER:" + ICSDuration.text(seconds: seconds))
+      case .relative(let seconds, .due): alarms.append("TRIGGER;RELATED=END:" + ICSDuration.text(seconds: seconds))
+      }
+      if let text = alarm.text { alarms.append("DESCRIPTION:" + ICSText.escape(text)) }
+      if index < alarmLines.count { alarms += alarmLines[index] }
+      alarms.append("END:VALARM")
+    }
+    return (properties, alarms, tzids)
+  }
+}

@@ -37,7 +37,9 @@ enum AppScheduleLifter {
   private static func tickTickStart(_ text: String, due: DueDate?, zoneName: String?) -> DueDate? {
     switch (TickTickCSVFormat.Time(text), due) {
     case (.instant(let instant), .zoned(_, let name)?):
-      return TimeZone(identifier: name).map { .zoned(TickTickCSVFormat.Reader.wallTime(of: instant, in: $0), timeZone: name) }
+      return TimeZone(identifier: name).map {
+        .zoned(TickTickCSVFormat.Reader.wallTime(of: instant, in: $0), timeZone: name)
+      }
     case (.instant(let instant), .utc?):
       return .utc(instant.utcWallTime)
     case (.instant(let instant), .date?):
@@ -73,7 +75,9 @@ enum AppScheduleLifter {
     }
     // The day To Do meant, where it does not depend on the zone it is read in (as the reader
     // would warn there); else it stays.
-    if reminder.startDate == nil, let value = entry["startDateTime"], case .success(let dateTime) = GraphDateTime.parse(value) {
+    if reminder.startDate == nil, let value = entry["startDateTime"],
+      case .success(let dateTime) = GraphDateTime.parse(value)
+    {
       let day = dateTime.day(in: .current)
       if day.exact {
         reminder.startDate = .date(day.date)

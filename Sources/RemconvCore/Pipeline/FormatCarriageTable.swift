@@ -14,7 +14,8 @@ extension FormatCarriage {
         "startDate", "recurrence", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
-      "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "recurrence", "list.name"],
+      "csv:todoist", identity: .derived, extraKey: "todoist",
+      changed: ["isDone", "dueDate", "recurrence", "list.name"],
       lost: [
         "completedAt", "flagged", "startDate", "alarms", "url", "createdAt", "editedAt", "extra", "list.symbol",
         "list.color", "list.createdAt", "list.extra",

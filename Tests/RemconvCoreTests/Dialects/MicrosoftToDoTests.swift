@@ -51,7 +51,8 @@ import Testing
       #expect(task.isDone)
       #expect(task.completedAt == (try instant("2024-12-28T06:00:00Z")))
     case "tasks-microsoft__task_with_reminder.json":
-      #expect(task.alarms == [Alarm(trigger: .absolute(try instant("2023-07-22T14:00:00Z")), action: "DISPLAY", text: nil)])
+      #expect(
+        task.alarms == [Alarm(trigger: .absolute(try instant("2023-07-22T14:00:00Z")), action: "DISPLAY", text: nil)])
       #expect(task.extra["mstodo"]?["isReminderOn"] == nil && task.extra["mstodo"]?["reminderDateTime"] == nil)
     case "tasks-microsoft__task_with_subtasks.json":
       #expect(all.map(\.title) == ["Test with subtasks", "A", "B", "C"])
@@ -66,7 +67,8 @@ import Testing
       #expect(all[2].completedAt == (try instant("2024-12-28T09:22:34.580Z")))
     case "tasks-microsoft__repeat_daily.json":
       #expect(task.dueDate == .date(try date("2023-08-01")))
-      #expect(task.recurrence == Recurrence(rule: "FREQ=DAILY", exceptionDates: [], additionalDates: [], basis: .dueDate))
+      #expect(
+        task.recurrence == Recurrence(rule: "FREQ=DAILY", exceptionDates: [], additionalDates: [], basis: .dueDate))
       #expect(task.extra["mstodo"]?["recurrence"] == nil, "the placeholders of the range are not kept")
     case "tasks-microsoft__repeat_weekdays.json":
       #expect(task.dueDate == .date(try date("2023-07-31")))

@@ -433,9 +433,12 @@ public enum TodoistCSVFormat {
       }
       if let phrase {
         date = phrase
-        if reminder.dueDate != nil {
-          uncarried["due dates of repeating reminders (Todoist starts the repeat on the day of import)", default: 0] +=
-            1
+        if let due = reminder.dueDate {
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist writes the repeat as '\(phrase)' in DATE, which leaves no room for the due date \(due): "
+              + "Todoist starts the repeat on the day of import",
+            uid: reminder.id)
         }
       } else if let due = reminder.dueDate {
         let written = TodoistCSVFormat.cells(for: due)
@@ -444,9 +447,18 @@ public enum TodoistCSVFormat {
         if written.timeZone != nil || due.kind != .date { zone = written.timeZone }
       }
       if let recurrence = reminder.recurrence {
-        if phrase == nil { uncarried["repeat rules without a Todoist phrase", default: 0] += 1 }
+        if phrase == nil {
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist has no phrase for the repeat '\(recurrence.rule)'; the reminder does not repeat in Todoist",
+            uid: reminder.id)
+        }
         if !recurrence.exceptionDates.isEmpty || !recurrence.additionalDates.isEmpty {
-          uncarried["exception and added dates of repeats", default: 0] += 1
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist cannot carry a repeat's exception and added dates: \(recurrence.exceptionDates.count) and "
+              + "\(recurrence.additionalDates.count) not written",
+            uid: reminder.id)
         }
       }
       if reminder.startDate != nil { uncarried["start dates", default: 0] += 1 }

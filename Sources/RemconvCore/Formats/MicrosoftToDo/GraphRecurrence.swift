@@ -73,7 +73,8 @@ enum GraphRecurrence {
     switch frequency {
     case "DAILY": carried = names.isEmpty
     case "WEEKLY": carried = names == ["BYDAY"] && plainDays
-    case "MONTHLY": carried = names == ["BYMONTHDAY"] && monthDay || names.subtracting(["BYSETPOS"]) == ["BYDAY"] && relative
+    case "MONTHLY":
+      carried = names == ["BYMONTHDAY"] && monthDay || names.subtracting(["BYSETPOS"]) == ["BYDAY"] && relative
     case "YEARLY":
       let month = Int(parts["BYMONTH"] ?? "").map { (1...12).contains($0) } == true
       carried =

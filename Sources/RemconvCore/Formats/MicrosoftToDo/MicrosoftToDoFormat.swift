@@ -39,10 +39,11 @@ public enum MicrosoftToDoFormat {
         Recurrence(rule: $0, exceptionDates: [], additionalDates: [], basis: .dueDate)
       }
     }
-    carried.alarms = reminder.alarms.first { alarm in
-      if case .absolute = alarm.trigger { return true }
-      return false
-    }.map { [Alarm(trigger: $0.trigger, action: "DISPLAY", text: nil)] } ?? []
+    carried.alarms =
+      reminder.alarms.first { alarm in
+        if case .absolute = alarm.trigger { return true }
+        return false
+      }.map { [Alarm(trigger: $0.trigger, action: "DISPLAY", text: nil)] } ?? []
     return carried
   }
 }

@@ -226,7 +226,7 @@ public enum TickTickCSVFormat {
           if (local.hour, local.minute, local.second) != (0, 0, 0) {
             row.warn(
               "all-day-time",
-              "column '\(column)': the all-day date '\(text)' is \(local) in \(readZone.identifier), not midnight; "
+              "column '\(column)': the all-day \(column == "Start Date" ? "start" : "due") '\(text)' is \(local) in \(readZone.identifier), not midnight; "
                 + "its date is kept")
           }
           return .date(local.date)

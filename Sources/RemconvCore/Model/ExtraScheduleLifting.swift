@@ -19,6 +19,9 @@ public enum ExtraScheduleLifting {
   static let lifters: [(namespace: String, lift: Lifter)] = [
     ("ical", { ICSScheduleLifter.lift(&$0, namespace: "ical") }),
     ("ics", { ICSScheduleLifter.lift(&$0, namespace: "ics") }),
+    (TickTickCSVFormat.extraKey, AppScheduleLifter.liftTickTick),
+    (MicrosoftToDoFormat.extraKey, AppScheduleLifter.liftMicrosoftToDo),
+    (TodoistCSVFormat.extraKey, AppScheduleLifter.liftTodoist),
     ("taskwarrior", { TaskwarriorRepeats.lift(&$0) }),
     ("apple", { AppleRepeatsAndAlarms.lift(&$0) }),
   ]

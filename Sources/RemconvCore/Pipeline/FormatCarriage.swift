@@ -30,15 +30,19 @@ public struct FormatCarriage: Sendable {
   public let extraKey: String?
   /// By field name (`FormatCarriage.fields`).
   public let fields: [String: Keeping]
+  /// For a format remconv only reads, what it makes of a stored reminder's fields it carries
+  /// `changed` (To Do's one alarm at an instant): a re-import compares its values with these.
+  let carried: (@Sendable (Reminder) -> Reminder)?
 
   init(
     _ format: String, readOnly: Bool = false, identity: Identity = .uids, extraKey: String? = nil,
-    changed: Set<String> = [], lost: Set<String> = []
+    changed: Set<String> = [], lost: Set<String> = [], carried: (@Sendable (Reminder) -> Reminder)? = nil
   ) {
     self.format = format
     self.readOnly = readOnly
     self.identity = identity
     self.extraKey = extraKey
+    self.carried = carried
     fields = Dictionary(
       uniqueKeysWithValues: Self.fields.map {
         ($0, lost.contains($0) ? .lost : changed.contains($0) ? .changed : .kept)

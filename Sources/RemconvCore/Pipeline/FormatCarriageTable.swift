@@ -12,10 +12,11 @@ extension FormatCarriage {
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
       lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
     FormatCarriage(
-      "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
+      "csv:todoist", identity: .derived, extraKey: "todoist",
+      changed: ["isDone", "dueDate", "recurrence", "list.name"],
       lost: [
-        "completedAt", "flagged", "startDate", "recurrence", "alarms", "url", "createdAt", "editedAt", "extra",
-        "list.symbol", "list.color", "list.createdAt", "list.extra",
+        "completedAt", "flagged", "startDate", "alarms", "url", "createdAt", "editedAt", "extra", "list.symbol",
+        "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
@@ -25,15 +26,12 @@ extension FormatCarriage {
       ]),
     FormatCarriage(
       "mstodo", readOnly: true, extraKey: "mstodo",
-      lost: [
-        "flagged", "startDate", "recurrence", "alarms", "url", "extra", "list.symbol", "list.color", "list.createdAt",
-        "list.extra",
-      ]),
+      changed: ["startDate", "recurrence", "alarms"],
+      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
+      carried: MicrosoftToDoFormat.carried),
     FormatCarriage(
-      "csv:ticktick", readOnly: true, extraKey: "ticktick",
-      lost: [
-        "flagged", "startDate", "recurrence", "alarms", "url", "editedAt", "extra", "list.symbol", "list.color",
-        "list.createdAt", "list.extra",
-      ]),
+      "csv:ticktick", readOnly: true, extraKey: "ticktick", changed: ["startDate", "recurrence", "alarms"],
+      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"],
+      carried: TickTickRecurrence.carried),
   ]
 }

@@ -132,7 +132,7 @@ final class DeclaredProjection: SourceProjection {
     lose(\.createdAt, "createdAt", of: &projected, as: empty)
     lose(\.editedAt, "editedAt", of: &projected, as: empty)
     if carriage.keeps("extra") == .lost { projected.extra = ownExtra(stored.extra) }
-    return projected
+    return carriage.carried?(projected) ?? projected
   }
 
   func list(_ stored: ReminderList) throws -> ReminderList? {

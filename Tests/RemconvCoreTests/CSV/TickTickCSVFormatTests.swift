@@ -35,8 +35,15 @@ import Testing
     #expect(laundry["dueDate"] == .string("2026-11-30"))
     #expect(laundry["createdAt"] == .string("2026-11-20T07:59:00Z"))
     let kept = try #require(laundry["extra"]?["ticktick"]?.objectValue)
-    #expect(kept["Repeat"] == .string("RRULE:FREQ=WEEKLY;BYDAY=SU"))
-    #expect(kept["Reminder"] == .string("-PT15M"))
+    #expect(kept["Repeat"] == nil && kept["Reminder"] == nil && kept["Start Date"] == nil, "read into the fields")
+    #expect(laundry["recurrence"]?["rule"] == .string("FREQ=WEEKLY;BYDAY=SU"))
+    #expect(laundry["recurrence"]?["basis"] == .string("due"))
+    #expect(
+      laundry["alarms"]
+        == .array([
+          .object(["action": .string("DISPLAY"), "text": .null, "offset": .number(-900), "relatedTo": .string("due")])
+        ]))
+    #expect(laundry["startDate"] == .null, "a start equal to the due is no start")
     #expect(kept["projectKind"] == .string("TASK"))
     #expect(kept["taskId"] == .string("6540a1b2c3d4e5f600000001"))
 

@@ -18,8 +18,16 @@ import Foundation
 /// - `taskId` and `parentId` make subtasks, whatever the row order; the UIDs are derived from
 ///   the ids, which are kept as they were in `extra.ticktick`. Cycles are broken by the import
 ///   with a warning.
-/// - Every other column (`Repeat`, `Reminder`, `Start Date`, `Kind`, `Order`, …) is kept in
-///   `extra.ticktick` under its header name.
+/// - `Start Date` is read as `Due Date` is; TickTick gives every dated task a start equal to
+///   its due, which is no start of its own (a start only when it differs).
+/// - `Repeat` is the recurrence (an RRULE, `RRULE:` prefix or not, from the due date); a rule
+///   only TickTick reads (`ERULE:`, `LUNAR:`, a `TT_SKIP` part) is kept in
+///   `extra.ticktick.Repeat` with the warning `unmapped-recurrence`.
+/// - `Reminder` (`TRIGGER:-PT15M,TRIGGER:P0D`) is the alarms, each relative to the due (to
+///   the start when the task has one of its own); a cell that does not read is kept with the
+///   warning `unmapped-alarm`.
+/// - Every other column (`Kind`, `Order`, …) is kept in `extra.ticktick` under its header
+///   name.
 public enum TickTickCSVFormat {
   static let extraKey = "ticktick"
   /// The columns that identify the header row.
@@ -30,7 +38,7 @@ public enum TickTickCSVFormat {
   static let mappedColumns: Set<String> = Set(
     [
       "List Name", "Folder Name", "Title", "Content", "Tags", "Priority", "Status", "Due Date", "Timezone",
-      "Is All Day", "Is Floating", "Created Time", "Completed Time",
+      "Is All Day", "Is Floating", "Created Time", "Completed Time", "Start Date", "Repeat", "Reminder",
     ].map(CSVHeader.key))
 
   public static let descriptor = FormatDescriptor(
@@ -141,8 +149,12 @@ public enum TickTickCSVFormat {
       if !zoneText.isEmpty, zone == nil {
         row.invalid("Timezone", zoneText, "'\(zoneText)' is not an IANA time zone")
       }
-      let due = dueDate(&row, zone: zone, zoneName: zoneText)
-      if due?.timeZoneIdentifier == nil, zone != nil { row.kept["Timezone"] = .string(zoneText) }
+      let due = date(&row, "Due Date", zone: zone, zoneName: zoneText)
+      var start = date(&row, "Start Date", zone: zone, zoneName: zoneText)
+      if start == due { start = nil }
+      if due?.timeZoneIdentifier == nil, start?.timeZoneIdentifier == nil, zone != nil {
+        row.kept["Timezone"] = .string(zoneText)
+      }
 
       let taskID = row.trimmed("taskId")
       let parentTaskID = row.trimmed("parentId")
@@ -156,16 +168,47 @@ public enum TickTickCSVFormat {
         title: title, notes: row.text("Content"), isDone: isDone,
         completedAt: timestamp(&row, "Completed Time", zone: zone), dueDate: due, priority: priority, tags: tags,
         createdAt: timestamp(&row, "Created Time", zone: zone))
+      reminder.startDate = start
+      reminder.recurrence = recurrence(&row)
+      reminder.alarms = alarms(&row, anchor: start == nil ? .due : .start)
       reminder.extra = row.extra(uid: id)
       return rows.emit(.reminder(reminder, location), after: newList.map(SourceRecord.list))
     }
 
-    /// The due date of a row, or nil (with a warning when `Due Date` does not parse).
-    private func dueDate(_ row: inout Row, zone: TimeZone?, zoneName: String) -> DueDate? {
-      let text = row.trimmed("Due Date")
+    /// The `Repeat` of a row: a rule other apps read, or kept with a warning.
+    private func recurrence(_ row: inout Row) -> Recurrence? {
+      let text = row.trimmed("Repeat")
+      guard !text.isEmpty else { return nil }
+      guard let rule = TickTickRecurrence.rule(ofRepeat: text) else {
+        row.kept["Repeat"] = .string(row.text("Repeat"))
+        row.warn(
+          "unmapped-recurrence",
+          "column 'Repeat': '\(text)' is a repeat only TickTick reads; kept in extra.ticktick, the reminder "
+            + "does not repeat")
+        return nil
+      }
+      return Recurrence(rule: rule, exceptionDates: [], additionalDates: [], basis: .dueDate)
+    }
+
+    /// The `Reminder` triggers of a row, or none (the cell kept, with a warning).
+    private func alarms(_ row: inout Row, anchor: Alarm.Anchor) -> [Alarm] {
+      let text = row.trimmed("Reminder")
+      guard !text.isEmpty else { return [] }
+      guard let offsets = TickTickRecurrence.offsets(ofReminder: text) else {
+        row.kept["Reminder"] = .string(row.text("Reminder"))
+        row.warn(
+          "unmapped-alarm", "column 'Reminder': '\(text)' is not a list of TRIGGER durations; kept in extra.ticktick")
+        return []
+      }
+      return offsets.map { Alarm(trigger: .relative(seconds: $0, to: anchor), action: "DISPLAY", text: nil) }
+    }
+
+    /// The due or start date of a row, or nil (with a warning when the column does not parse).
+    private func date(_ row: inout Row, _ column: String, zone: TimeZone?, zoneName: String) -> DueDate? {
+      let text = row.trimmed(column)
       guard !text.isEmpty else { return nil }
       guard let time = Time(text) else {
-        row.invalid("Due Date", text, "'\(text)' is not a date and time")
+        row.invalid(column, text, "'\(text)' is not a date and time")
         return nil
       }
       let allDay = row.trimmed("Is All Day").lowercased() == "true"
@@ -177,13 +220,13 @@ public enum TickTickCSVFormat {
         return .zoned(wall, timeZone: zoneName)
       case .instant(let instant):
         if allDay || floating {
-          let readZone = zone ?? assumedZone(&row, "Due Date", text)
+          let readZone = zone ?? assumedZone(&row, column, text)
           let local = Self.wallTime(of: instant, in: readZone)
           guard allDay else { return .floating(local) }
           if (local.hour, local.minute, local.second) != (0, 0, 0) {
             row.warn(
               "all-day-time",
-              "column 'Due Date': the all-day due '\(text)' is \(local) in \(readZone.identifier), not midnight; "
+              "column '\(column)': the all-day \(column == "Start Date" ? "start" : "due") '\(text)' is \(local) in \(readZone.identifier), not midnight; "
                 + "its date is kept")
           }
           return .date(local.date)

@@ -16,7 +16,13 @@ import Foundation
 ///   cannot be completed) is kept in `extra.todoist.uncompletable`.
 /// - `DATE` is free text in Todoist. ISO dates (`2026-11-30`) and date-times
 ///   (`2026-11-30 09:00`) become due dates, with `TIMEZONE` making a date-time zoned (`UTC`:
-///   a UTC time); anything else (`every monday`) is kept in `extra.todoist.DATE` with a warning.
+///   a UTC time). An English `every` phrase (`every tuesday`, `every! 3 days`; `DATE_LANG`
+///   empty or `en`) is the recurrence (`TodoistRecurrence`), without a due date: Todoist
+///   chooses the first day itself. Anything else (`every day at 9am`, `jeden Montag`) is kept
+///   in `extra.todoist.DATE` with a warning.
+/// - Writing, a rule Todoist has a phrase for is written as that phrase in `DATE`, in place of
+///   the due date; other rules, exceptions, added dates, start dates and alarms are reported
+///   (`cannot-carry`), as Todoist's template has no place for them.
 /// - `AUTHOR`, `RESPONSIBLE`, `DATE_LANG`, the newer `DURATION`, `DURATION_UNIT`, `DEADLINE`,
 ///   `DEADLINE_LANG` and any other column are kept in `extra.todoist` under their names.
 public enum TodoistCSVFormat {
@@ -280,14 +286,21 @@ public enum TodoistCSVFormat {
       let dateText = cell(record, "DATE", in: header).trimmingCharacters(in: .whitespaces)
       let zoneText = cell(record, "TIMEZONE", in: header).trimmingCharacters(in: .whitespaces)
       var due: DueDate?
+      var recurrence: Recurrence?
+      let language = cell(record, "DATE_LANG", in: header).trimmingCharacters(in: .whitespaces).lowercased()
       if !dateText.isEmpty {
         due = TodoistCSVFormat.dueDate(date: dateText, timeZone: zoneText)
-        if due == nil {
+        if due == nil, language.isEmpty || language == "en", let reading = TodoistRecurrence.reading(of: dateText) {
+          recurrence = Recurrence(
+            rule: reading.rule, exceptionDates: [], additionalDates: [],
+            basis: reading.fromCompletion ? .completion : .dueDate)
+        } else if due == nil {
           kept["DATE"] = .string(dateText)
           context.diagnostics.warning(
             "unparsed-date",
             "column 'DATE': '\(dateText)'\(zoneText.isEmpty ? "" : " in '\(zoneText)'") is not an ISO date or "
-              + "date-time with a known zone; kept in extra.todoist, no due date",
+              + "date-time with a known zone, nor an every phrase remconv reads; kept in extra.todoist, no due date "
+              + "and no repeat",
             at: location)
         }
       }
@@ -299,9 +312,11 @@ public enum TodoistCSVFormat {
       var extra: [String: JSONValue] = [:]
       if !kept.isEmpty { extra[extraKey] = .object(kept) }
       if !invalid.isEmpty { extra["invalid"] = .object(invalid) }
-      return Reminder(
+      var reminder = Reminder(
         id: id, listID: list.id, parentID: parentID, title: name,
         notes: cell(record, "DESCRIPTION", in: header), dueDate: due, priority: priority, tags: labels, extra: extra)
+      reminder.recurrence = recurrence
+      return reminder
     }
   }
 
@@ -413,12 +428,41 @@ public enum TodoistCSVFormat {
       }
       var date = todoist["DATE"]?.stringValue
       var zone = todoist["TIMEZONE"]?.stringValue
-      if let due = reminder.dueDate {
+      let phrase = reminder.recurrence.flatMap { recurrence in
+        TodoistRecurrence.phrase(for: recurrence.rule, fromCompletion: recurrence.basis == .completion)
+      }
+      if let phrase {
+        date = phrase
+        if let due = reminder.dueDate {
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist writes the repeat as '\(phrase)' in DATE, which leaves no room for the due date \(due): "
+              + "Todoist starts the repeat on the day of import",
+            uid: reminder.id)
+        }
+      } else if let due = reminder.dueDate {
         let written = TodoistCSVFormat.cells(for: due)
         date = written.date
         // A whole-day due keeps the task's TIMEZONE as read; a time carries its own.
         if written.timeZone != nil || due.kind != .date { zone = written.timeZone }
       }
+      if let recurrence = reminder.recurrence {
+        if phrase == nil {
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist has no phrase for the repeat '\(recurrence.rule)'; the reminder does not repeat in Todoist",
+            uid: reminder.id)
+        }
+        if !recurrence.exceptionDates.isEmpty || !recurrence.additionalDates.isEmpty {
+          diagnostics.warning(
+            "cannot-carry",
+            "csv:todoist cannot carry a repeat's exception and added dates: \(recurrence.exceptionDates.count) and "
+              + "\(recurrence.additionalDates.count) not written",
+            uid: reminder.id)
+        }
+      }
+      if reminder.startDate != nil { uncarried["start dates", default: 0] += 1 }
+      if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
       // A re-import finds them by their fallback identity instead (docs/formats.md).
       uncarried["UIDs (a re-import matches by list, parent, title and due date)", default: 0] += 1
       if reminder.flagged { uncarried["flags", default: 0] += 1 }
@@ -432,7 +476,7 @@ public enum TodoistCSVFormat {
       if todoist.keys.contains(where: { !TodoistCSVFormat.writtenKeys.contains($0) }) {
         uncarried["Todoist columns and comment details the template does not have", default: 0] += 1
       }
-      let language = todoist["DATE_LANG"]?.stringValue ?? (date == nil ? nil : "en")
+      let language = phrase != nil ? "en" : todoist["DATE_LANG"]?.stringValue ?? (date == nil ? nil : "en")
       var cells: [String?] = [
         "task", content, description.isEmpty ? nil : description,
         TodoistCSVFormat.number(for: reminder.priority), String(depth + 1),

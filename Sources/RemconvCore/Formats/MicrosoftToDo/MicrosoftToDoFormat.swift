@@ -22,6 +22,30 @@ public enum MicrosoftToDoFormat {
     })
 
   static let extraKey = "mstodo"
+
+  /// What To Do holds of a stored reminder's start, repeat and alarms (`FormatCarriage`): a
+  /// day; a rule a Graph pattern says, from the due date, without exceptions or added dates;
+  /// one alarm at an instant, with no text of its own.
+  static func carried(_ reminder: Reminder) -> Reminder {
+    var carried = reminder
+    carried.startDate = reminder.startDate.map { start in
+      switch start {
+      case .date: start
+      case .floating(let time), .utc(let time), .zoned(let time, _): .date(time.date)
+      }
+    }
+    carried.recurrence = reminder.recurrence.flatMap { recurrence in
+      GraphRecurrence.carried(rule: recurrence.rule).map {
+        Recurrence(rule: $0, exceptionDates: [], additionalDates: [], basis: .dueDate)
+      }
+    }
+    carried.alarms =
+      reminder.alarms.first { alarm in
+        if case .absolute = alarm.trigger { return true }
+        return false
+      }.map { [Alarm(trigger: $0.trigger, action: "DISPLAY", text: nil)] } ?? []
+    return carried
+  }
 }
 
 /// Graph's `dateTimeTimeZone`: a wall time without an offset (`2023-07-19T05:00:00.0000000`)

@@ -105,23 +105,10 @@ final class MicrosoftToDoReader: ReminderReader {
       fields.reject("status", .string(other), "status '\(other)' is not a To Do status; read as not started")
     }
 
-    var due: DueDate?
-    if let value = fields.take("dueDateTime") {
-      switch GraphDateTime.parse(value) {
-      case .success(let dateTime):
-        let day = dateTime.day(in: context.options.timeZone)
-        due = .date(day.date)
-        if !day.exact {
-          kept["dueDateTime"] = value
-          context.diagnostics.warning(
-            "due-zone",
-            "dueDateTime \(JSONText.encode(value)) is not a midnight in \(context.options.timeZone.identifier): read as \(day.date) there (set TZ to the To Do user's zone; the raw value is kept in extra.mstodo)",
-            at: location, uid: sourceID)
-        }
-      case .failure(let error):
-        fields.reject("dueDateTime", value, "dueDateTime: \(error)")
-      }
-    }
+    let due = day(of: "dueDateTime", in: &fields, kept: &kept)
+    let start = day(of: "startDateTime", in: &fields, kept: &kept)
+    let recurrence = recurrence(in: &fields, kept: &kept, due: due)
+    let alarms = alarms(in: &fields, kept: &kept)
     var completedAt: Timestamp?
     if let value = fields.take("completedDateTime") {
       switch GraphDateTime.parse(value) {
@@ -143,6 +130,9 @@ final class MicrosoftToDoReader: ReminderReader {
     var task = Reminder(
       id: id, listID: listID, title: title, notes: notes, isDone: isDone, completedAt: completedAt,
       dueDate: due, priority: priority, tags: tags, createdAt: createdAt, editedAt: editedAt)
+    task.startDate = start
+    task.recurrence = recurrence
+    task.alarms = alarms
     var records: [SourceRecord] = []
     var invalidItems: [JSONValue] = []
     for (index, item) in checklist.enumerated() {
@@ -165,6 +155,73 @@ final class MicrosoftToDoReader: ReminderReader {
       task.extra["invalid"] = .object(invalid)
     }
     return [.reminder(task, location)] + records
+  }
+
+  /// A `dateTimeTimeZone` member as To Do means it: a day (see `GraphDateTime.day(in:)`).
+  private func day(of key: String, in fields: inout JSONObjectFields, kept: inout [String: JSONValue]) -> DueDate? {
+    guard let value = fields.take(key) else { return nil }
+    switch GraphDateTime.parse(value) {
+    case .success(let dateTime):
+      let zone = context.options.timeZone
+      let day = dateTime.day(in: zone)
+      if !day.exact {
+        kept[key] = value
+        context.diagnostics.warning(
+          "due-zone",
+          "\(key) \(JSONText.encode(value)) is not a midnight in \(zone.identifier): read as \(day.date) there (set TZ to the To Do user's zone; the raw value is kept in extra.mstodo)",
+          at: fields.location, uid: fields.uid)
+      }
+      return .date(day.date)
+    case .failure(let error):
+      fields.reject(key, value, "\(key): \(error)")
+      return nil
+    }
+  }
+
+  /// `recurrence` as a rule from the due date. A pattern that is no rule is kept in
+  /// `extra.mstodo.recurrence` with a warning; so is a range that starts on another day than
+  /// the due (the day the series starts is the due's).
+  private func recurrence(in fields: inout JSONObjectFields, kept: inout [String: JSONValue], due: DueDate?)
+    -> Recurrence?
+  {
+    guard let value = fields.take("recurrence") else { return nil }
+    switch GraphRecurrence.rule(of: value) {
+    case .success(let translation):
+      if let seriesStart = translation.seriesStart, case .date(let day) = due, day != seriesStart {
+        kept["recurrence"] = .object(["range": .object(["startDate": .string(seriesStart.description)])])
+      }
+      return Recurrence(rule: translation.rule, exceptionDates: [], additionalDates: [], basis: .dueDate)
+    case .failure(let failure):
+      kept["recurrence"] = value
+      context.diagnostics.warning(
+        "unmapped-recurrence",
+        "recurrence: \(failure); kept in extra.mstodo, the reminder does not repeat", at: fields.location,
+        uid: fields.uid)
+      return nil
+    }
+  }
+
+  /// `reminderDateTime` while `isReminderOn`: one alarm at that instant. A reminder switched
+  /// off keeps both members in `extra.mstodo`.
+  private func alarms(in fields: inout JSONObjectFields, kept: inout [String: JSONValue]) -> [Alarm] {
+    let isOn = fields.bool("isReminderOn")
+    guard let value = fields.take("reminderDateTime") else {
+      if isOn == true { kept["isReminderOn"] = .bool(true) }
+      return []
+    }
+    guard isOn == true else {
+      kept["reminderDateTime"] = value
+      if let isOn { kept["isReminderOn"] = .bool(isOn) }
+      return []
+    }
+    switch GraphDateTime.parse(value) {
+    case .success(let dateTime):
+      return [Alarm(trigger: .absolute(dateTime.timestamp), action: "DISPLAY", text: nil)]
+    case .failure(let error):
+      fields.reject("reminderDateTime", value, "reminderDateTime: \(error)")
+      kept["isReminderOn"] = .bool(true)
+      return []
+    }
   }
 
   /// A checklist item: one level below its task, a title and a check mark.

@@ -18,6 +18,19 @@ extension FormatCarriage {
         "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
+      "todoist-backup", identity: .derived, extraKey: "todoist", changed: ["isDone"],
+      lost: [
+        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
+        "list.createdAt", "list.extra",
+      ]),
+    FormatCarriage(
+      "todotxt", identity: .derived, extraKey: "todotxt", changed: ["completedAt", "url", "createdAt"],
+      lost: ["notes", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+    FormatCarriage(
+      "markdown", identity: .derived, extraKey: "markdown",
+      changed: ["notes", "completedAt", "dueDate", "createdAt"],
+      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+    FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [
         "flagged", "priority", "tags", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",

@@ -294,6 +294,13 @@ final class MarkdownReader: ReminderReader {
       parsed.blockID ?? derivedIDs.next(["markdown", listKey, parentID ?? "", parsed.title, due?.description ?? ""])
     var extra: [String: JSONValue] = [:]
     if !kept.isEmpty { extra[MarkdownFormat.extraKey] = .object(kept) }
+    if !parsed.invalidDates.isEmpty {
+      extra["invalid"] = .object(parsed.invalidDates.mapValues(JSONValue.string))
+      for (sign, text) in parsed.invalidDates.sorted(by: { $0.key < $1.key }) {
+        context.diagnostics.warning(
+          "invalid-value", "'\(sign) \(text)' is not a date (YYYY-MM-DD) (kept in extra.invalid)", at: location, uid: id)
+      }
+    }
     let reminder = Reminder(
       id: id, listID: listID, parentID: parentID, title: parsed.title, isDone: isDone,
       completedAt: parsed.dates[TaskLineText.Sign.done].map { PlainTextDates.midnight(of: $0, in: zone) },
@@ -419,7 +426,11 @@ final class MarkdownWriter: ReminderWriter {
       }
     }
     if let due = reminder.dueDate {
-      item.dates[TaskLineText.Sign.due] = due.day(in: timeZone)
+      // The day of the due as written (a UTC time's UTC day): no zone moves it, even at 9999-12-31.
+      switch due {
+      case .date(let day): item.dates[TaskLineText.Sign.due] = day
+      case .floating(let time), .utc(let time), .zoned(let time, _): item.dates[TaskLineText.Sign.due] = time.date
+      }
       if due.kind != .date {
         diagnostics.warning(
           "cannot-carry", "Obsidian Tasks keeps due days, not times: the due \(due) is written as its day",

@@ -18,6 +18,8 @@ struct TaskLineText: Equatable {
   var dates: [String: LocalDate] = [:]
   /// The `^block-id` ending the line, without the caret.
   var blockID: String?
+  /// Dated fields whose value has a date's shape but is no date (`📅 2026-02-30`), by sign.
+  var invalidDates: [String: String] = [:]
 
   enum Sign {
     static let created = "➕"
@@ -52,6 +54,11 @@ struct TaskLineText: Equatable {
         dates[Self.bare(words[words.count - 2])] == nil
       {
         dates[Self.bare(words[words.count - 2])] = date
+        words.removeLast(2)
+      } else if words.count >= 2, Self.hasDateShape(last), Self.dateSigns.contains(Self.bare(words[words.count - 2])),
+        invalidDates[Self.bare(words[words.count - 2])] == nil
+      {
+        invalidDates[Self.bare(words[words.count - 2])] = last
         words.removeLast(2)
       } else if Self.prioritySigns.contains(bare), prioritySign == nil {
         prioritySign = bare
@@ -88,6 +95,13 @@ struct TaskLineText: Equatable {
     }
     if let blockID { parts.append("^" + blockID) }
     return parts.joined(separator: " ")
+  }
+
+  /// Digits, a dash, two digits, a dash, two digits: what a date looks like, valid or not.
+  static func hasDateShape(_ word: String) -> Bool {
+    let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+    return parts.count == 3 && parts[0].count >= 4 && parts[1].count == 2 && parts[2].count == 2
+      && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
   }
 
   /// A word without the emoji presentation selector some editors add.

@@ -130,12 +130,12 @@ struct TodoTxtLine: Equatable {
     isTagWord(word) || extensionPair(word) != nil
   }
 
-  /// `key:value`, key and value not empty and without colons.
+  /// `key:value`, key and value not empty and without colons; a URL (`https://…`) is text.
   static func extensionPair(_ word: Substring) -> (key: String, value: String)? {
     guard let colon = word.firstIndex(of: ":") else { return nil }
     let key = word[..<colon]
     let value = word[word.index(after: colon)...]
-    guard !key.isEmpty, !value.isEmpty, !value.contains(":") else { return nil }
+    guard !key.isEmpty, !value.isEmpty, !value.contains(":"), !value.hasPrefix("//") else { return nil }
     return (String(key), String(value))
   }
 }

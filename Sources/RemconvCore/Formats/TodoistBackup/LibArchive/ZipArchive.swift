@@ -20,38 +20,56 @@ final class ZipArchiveReader {
   private var entryCount = 0
   private var totalBytes: Int64 = 0
 
+  /// Opens the zip at `path` after a first pass over its entries' names (no data is
+  /// unpacked): an archive with too many entries, or one that escapes its folder, is refused
+  /// before anything of it is imported.
   init(path: String) throws(RemconvError) {
     self.path = path
     var status = stat()
     guard stat(path, &status) == 0 else { throw .inputMissing("\(path): no such file") }
     fileSize = Int64(status.st_size)
+    let scan = try Self.open(path)
+    defer { archive_read_free(scan) }
+    var scanned = 0
+    while try Self.nextEntry(of: scan, path: path, count: &scanned) != nil {}
+    archive = try Self.open(path)
+  }
+
+  private static func open(_ path: String) throws(RemconvError) -> OpaquePointer {
     guard let archive = archive_read_new() else { throw .ioFailure("\(path): libarchive could not start") }
-    self.archive = archive
     archive_read_support_format_zip(archive)
     guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
       let reason = Self.message(archive)
       archive_read_free(archive)
       throw .malformedInput("not a zip archive: \(reason)", at: SourceLocation(file: path))
     }
+    return archive
   }
 
   deinit { archive_read_free(archive) }
 
   /// The next entry, or nil at the end. Names that escape the archive's folder are refused.
   func nextEntry() throws(RemconvError) -> Entry? {
+    try Self.nextEntry(of: archive, path: path, count: &entryCount)
+  }
+
+  private static func nextEntry(of archive: OpaquePointer, path: String, count: inout Int) throws(RemconvError)
+    -> Entry?
+  {
     var entry: OpaquePointer?
     let result = archive_read_next_header(archive, &entry)
     if result == ARCHIVE_EOF { return nil }
     guard result == ARCHIVE_OK || result == ARCHIVE_WARN, let entry else {
       throw .malformedInput("a broken zip entry: \(Self.message(archive))", at: SourceLocation(file: path))
     }
-    entryCount += 1
-    guard entryCount <= ZipLimits.maximumEntryCount else {
+    count += 1
+    guard count <= ZipLimits.maximumEntryCount else {
       throw .malformedInput(
         "more than \(ZipLimits.maximumEntryCount) entries: refused as a possible zip bomb",
         at: SourceLocation(file: path))
     }
-    let name = archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+    let name =
+      archive_entry_pathname_utf8(entry).map { String(cString: $0) }
       ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
     if let reason = ZipLimits.escapeReason(name) {
       throw .malformedInput(

@@ -6,17 +6,25 @@ public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
   public static let earlierVersions = [
     "v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite", "v0007.sqlite",
+    "v0008.sqlite",
   ]
 
-  /// The columns migration 0008 derives from a reminder row (`ReminderIndexValues`), as the
-  /// row's own values give them.
-  public static func derivedColumns(of row: [String: SQLValue]) -> [String: SQLValue] {
+  /// The columns steps 0008 and later add to a reminder row written before them: 0008's derived
+  /// from the row's own values (`ReminderIndexValues`), 0009's empty (`scheduleDefaults`).
+  public static func addedColumns(of row: [String: SQLValue]) -> [String: SQLValue] {
     func text(_ name: String) -> String? { if case .text(let value)? = row[name] { value } else { nil } }
     return [
       "due_day": ReminderIndexValues.dueDay(due: text("due"), timeZone: text("due_tz")).map(SQLValue.integer) ?? .null,
       "search_text": .text(ReminderIndexValues.searchText(title: text("title"), notes: text("notes"))),
-    ]
+    ].merging(scheduleDefaults) { derived, _ in derived }
   }
+
+  /// The columns migration 0009 adds (start date, recurrence, alarms), and what each holds in
+  /// a row written before it.
+  public static let scheduleColumns = ["start", "start_kind", "start_tz", "recurrence", "alarms"]
+  public static let scheduleDefaults: [String: SQLValue] = [
+    "start": .null, "start_kind": .null, "start_tz": .null, "recurrence": .null, "alarms": .text("[]"),
+  ]
 
   public static func path(_ name: String) -> String {
     Repository.path("Tests/RemconvCoreTests/Fixtures/stores/" + name)

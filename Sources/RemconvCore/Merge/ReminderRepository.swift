@@ -141,6 +141,13 @@ public struct ReminderColumns: Hashable, Sendable {
   public var due: String?
   public var dueKind: String?
   public var dueTimeZone: String?
+  public var start: String?
+  public var startKind: String?
+  public var startTimeZone: String?
+  /// A JSON object (`ScheduleJSON`), nil for a one-off.
+  public var recurrence: String?
+  /// A JSON array (`ScheduleJSON`).
+  public var alarms: String
   public var priority: Int64
   /// A JSON array of strings.
   public var tags: String
@@ -168,6 +175,11 @@ extension ReminderColumns {
     due = reminder.dueDate?.isoText
     dueKind = reminder.dueDate?.kind.rawValue
     dueTimeZone = reminder.dueDate?.timeZoneIdentifier
+    start = reminder.startDate?.isoText
+    startKind = reminder.startDate?.kind.rawValue
+    startTimeZone = reminder.startDate?.timeZoneIdentifier
+    recurrence = reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) }
+    alarms = JSONText.encode(ScheduleJSON.value(reminder.alarms))
     priority = Int64(reminder.priority.storedValue)
     tags = JSONText.encode(.array(reminder.tags.map(JSONValue.string)))
     url = reminder.url

@@ -12,6 +12,11 @@ public struct Reminder: Hashable, Sendable {
   public var completedAt: Timestamp?
   public var flagged: Bool
   public var dueDate: DueDate?
+  /// When work on it can start (DTSTART, Taskwarrior's `scheduled`): the same kinds as `dueDate`.
+  public var startDate: DueDate?
+  /// How it repeats; nil for a one-off.
+  public var recurrence: Recurrence?
+  public var alarms: [Alarm]
   public var priority: Priority
   public var tags: [String]
   public var url: String?
@@ -24,8 +29,9 @@ public struct Reminder: Hashable, Sendable {
   public init(
     id: String, listID: String, parentID: String? = nil, title: String, notes: String = "",
     isDone: Bool = false, completedAt: Timestamp? = nil, flagged: Bool = false,
-    dueDate: DueDate? = nil, priority: Priority = .none, tags: [String] = [], url: String? = nil,
-    createdAt: Timestamp? = nil, editedAt: Timestamp? = nil, extra: [String: JSONValue] = [:]
+    dueDate: DueDate? = nil, startDate: DueDate? = nil, recurrence: Recurrence? = nil, alarms: [Alarm] = [],
+    priority: Priority = .none, tags: [String] = [], url: String? = nil, createdAt: Timestamp? = nil,
+    editedAt: Timestamp? = nil, extra: [String: JSONValue] = [:]
   ) {
     self.id = id
     self.listID = listID
@@ -36,6 +42,9 @@ public struct Reminder: Hashable, Sendable {
     self.completedAt = completedAt
     self.flagged = flagged
     self.dueDate = dueDate
+    self.startDate = startDate
+    self.recurrence = recurrence
+    self.alarms = alarms
     self.priority = priority
     self.tags = tags
     self.url = url

@@ -13,7 +13,7 @@ public struct StoredReminder: Hashable, Sendable {
 enum ReminderColumn: Int32, CaseIterable, RowColumn {
   case rowID, listRowID, parentRowID, uid, listUID, parentUID
   case title, notes, isDone, completedAt, flagged, due, dueKind, dueTimeZone, priority, tags, url, createdAt
-  case editedAt, extra, sourceDigest
+  case editedAt, extra, sourceDigest, start, startKind, startTimeZone, recurrence, alarms
 
   /// The column of `reminders` it is, or nil for the joined lists' and parents' UIDs.
   var name: String? {
@@ -38,6 +38,11 @@ enum ReminderColumn: Int32, CaseIterable, RowColumn {
     case .editedAt: "edited_at"
     case .extra: "extra"
     case .sourceDigest: "source_digest"
+    case .start: "start"
+    case .startKind: "start_kind"
+    case .startTimeZone: "start_tz"
+    case .recurrence: "recurrence"
+    case .alarms: "alarms"
     }
   }
 
@@ -82,7 +87,9 @@ extension ReminderColumns {
     self.init(
       title: text(.title), notes: text(.notes), isDone: integer(.isDone, in: 0...1),
       completedAt: optionalText(.completedAt), flagged: integer(.flagged, in: 0...1), due: optionalText(.due),
-      dueKind: optionalText(.dueKind), dueTimeZone: optionalText(.dueTimeZone),
+      dueKind: optionalText(.dueKind), dueTimeZone: optionalText(.dueTimeZone), start: optionalText(.start),
+      startKind: optionalText(.startKind), startTimeZone: optionalText(.startTimeZone),
+      recurrence: optionalText(.recurrence), alarms: text(.alarms),
       priority: integer(.priority, in: Int64.min...Int64.max), tags: text(.tags), url: optionalText(.url),
       createdAt: optionalText(.createdAt), editedAt: optionalText(.editedAt), extra: text(.extra),
       isCanonical: canonical)
@@ -111,13 +118,32 @@ extension Store {
       }
       return value
     }
-    var due: DueDate?
-    if let text = columns.due {
+    func date(_ text: String?, zone: String?, _ key: String, _ zoneKey: String) -> DueDate? {
+      guard let text else { return nil }
       do {
-        due = try DueDate(isoText: text, timeZone: columns.dueTimeZone)
+        return try DueDate(isoText: text, timeZone: zone)
       } catch {
-        markInvalid(&extra, key: "dueDate", value: text)
-        if let zone = columns.dueTimeZone { markInvalid(&extra, key: "dueTimeZone", value: zone) }
+        markInvalid(&extra, key: key, value: text)
+        if let zone { markInvalid(&extra, key: zoneKey, value: zone) }
+        return nil
+      }
+    }
+    let due = date(columns.due, zone: columns.dueTimeZone, "dueDate", "dueTimeZone")
+    let start = date(columns.start, zone: columns.startTimeZone, "startDate", "startTimeZone")
+    var recurrence: Recurrence?
+    if let text = columns.recurrence {
+      do {
+        recurrence = try ScheduleJSON.recurrence(JSONParser.parse(text))
+      } catch {
+        markInvalid(&extra, key: "recurrence", value: text)
+      }
+    }
+    var alarms: [Alarm] = []
+    if columns.alarms != "[]" {
+      do {
+        alarms = try ScheduleJSON.alarms(JSONParser.parse(columns.alarms))
+      } catch {
+        markInvalid(&extra, key: "alarms", value: columns.alarms)
       }
     }
     let storedPriority = Int(columns.priority)
@@ -139,7 +165,8 @@ extension Store {
       id: row.string(ReminderColumn.uid) ?? "", listID: row.string(ReminderColumn.listUID) ?? "",
       parentID: row.string(ReminderColumn.parentUID), title: columns.title, notes: columns.notes,
       isDone: columns.isDone != 0, completedAt: timestamp(columns.completedAt, "completedAt"),
-      flagged: columns.flagged != 0, dueDate: due, priority: priority, tags: tags, url: columns.url,
+      flagged: columns.flagged != 0, dueDate: due, startDate: start, recurrence: recurrence, alarms: alarms,
+      priority: priority, tags: tags, url: columns.url,
       createdAt: timestamp(columns.createdAt, "createdAt"), editedAt: timestamp(columns.editedAt, "editedAt"),
       extra: extra)
     return StoredReminder(
@@ -245,6 +272,11 @@ extension Store {
       case .editedAt: value = columns.editedAt.map(SQLValue.text) ?? .null
       case .extra: value = .text(columns.extra)
       case .sourceDigest: value = sourceDigest.map { .blob($0.bytes) } ?? .null
+      case .start: value = columns.start.map(SQLValue.text) ?? .null
+      case .startKind: value = columns.startKind.map(SQLValue.text) ?? .null
+      case .startTimeZone: value = columns.startTimeZone.map(SQLValue.text) ?? .null
+      case .recurrence: value = columns.recurrence.map(SQLValue.text) ?? .null
+      case .alarms: value = .text(columns.alarms)
       }
       values.append(value)
     }

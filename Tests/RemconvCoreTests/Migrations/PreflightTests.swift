@@ -28,7 +28,7 @@ import Testing
         #expect(
           plan.steps.map(\.id) == [
             "0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases",
-            "0008_view_index_columns",
+            "0008_view_index_columns", "0009_recurrence_alarms_start",
           ])
         #expect(plan.preflight.duplicates.map { $0.lists.map(\.rowID) } == [[1, 3, 4], [6, 7]])
         #expect(plan.preflight.duplicates.map(\.key) == ["home", "caf\u{E9}"])
@@ -59,7 +59,7 @@ import Testing
     #expect(
       try FixtureStores.rows(of: "reminders", in: store.database)
         == remindersBefore.mapValues {
-          $0.merging(["source_digest": .null]) { old, _ in old }.merging(FixtureStores.derivedColumns(of: $0)) {
+          $0.merging(["source_digest": .null]) { old, _ in old }.merging(FixtureStores.addedColumns(of: $0)) {
             _, new in new
           }
         },
@@ -85,7 +85,7 @@ import Testing
       var expected = before
       expected["source_digest"] = .null
       if let list = moved[id] { expected["list_id"] = .integer(list) }
-      expected.merge(FixtureStores.derivedColumns(of: before)) { _, new in new }
+      expected.merge(FixtureStores.addedColumns(of: before)) { _, new in new }
       #expect(remindersAfter[id] == expected, "reminder \(id)")
     }
     #expect(try store.reminder(rowID: 5)?.parentRowID == 4, "a subtask keeps its parent")

@@ -195,12 +195,15 @@ final class TodoTxtSandbox {
     try sandbox.topydo(["add", "(A) Pay rent +Flat due:2026-12-01 rec:+1m"])
     try sandbox.topydo(["add", "Call Mom @phone"])
     try sandbox.topydo(["pri", "3", "B"])
+    // Completing a recurring task makes topydo write its next one, with new dates.
+    try sandbox.topydo(["do", "1"])
     let judged = try sandbox.topydoTasks()
     let bench = TestBench()
     let imported = bench.run(["import", sandbox.todoFile, "--format", "todotxt"])
     #expect(imported.status == .ok, "\(imported.errors)")
     let reminders = try Self.reminders(bench)
     #expect(reminders.count == judged.count)
+    var thresholds: [String: (String?, String?)] = [:]
     for task in judged {
       let text = try #require(task["text"]?.stringValue)
       let title = text.split(separator: " ").filter { !$0.hasPrefix("+") && !$0.hasPrefix("@") }.joined(separator: " ")
@@ -218,12 +221,20 @@ final class TodoTxtSandbox {
       if let creation = task["creation_date"]?.stringValue {
         #expect(reminder["createdAt"] == .string(Self.berlinMidnightUTC(try #require(LocalDate(iso: creation)))))
       }
-      // Threshold and recurrence, as topydo reads them.
-      let keys = Set((reminder["extra"]?["todotxt"]?["keys"]?.arrayValue ?? []).compactMap(\.stringValue))
-      for key in ["t", "rec"] {
-        if let value = tags[key] { #expect(keys.contains(key + ":" + value), "\(title): \(keys)") }
-      }
+      thresholds[title] = (tags["t"], tags["rec"])
     }
+    // Threshold and recurrence, as topydo reads them, are the store's start date and rule: the
+    // store's todo.txt export writes them back as topydo wrote them.
+    let exported = bench.run(["export", "--format", "todotxt"])
+    #expect(exported.status == .ok, "\(exported.errors)")
+    for (title, (threshold, rule)) in thresholds {
+      let line = try #require(exported.output.split(separator: "\n").first { $0.contains(title) }, "\(title)")
+      let words = Set(line.split(separator: " ").map(String.init))
+      #expect(threshold.map { words.contains("t:" + $0) } ?? !line.contains(" t:"), "\(line)")
+      #expect(rule.map { words.contains("rec:" + $0) } ?? !line.contains(" rec:"), "\(line)")
+      #expect(!line.contains("extra"), "\(line)")
+    }
+    #expect(thresholds["Water the garden"]?.1 == "1w" && thresholds["Pay rent"]?.1 == "+1m")
   }
 }
 

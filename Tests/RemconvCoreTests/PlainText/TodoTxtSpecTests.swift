@@ -202,3 +202,68 @@ import Testing
     #expect(refusal?.hasPrefix("line 3 is prose") == true, "\(refusal ?? "")")
   }
 }
+
+/// Recurrence in the plain-text formats: todo.txt's `rec:` (topydo, SimpleTask, dorecur) and
+/// Obsidian Tasks' `🔁 every …`, mapped to RRULEs both ways.
+@Suite struct PlainTextRecurrenceTests {
+  @Test func todoTxtRec() {
+    let cases: [(String, String, Recurrence.Basis)] = [
+      ("1w", "FREQ=WEEKLY", .completion), ("+1w", "FREQ=WEEKLY", .dueDate), ("+2d", "FREQ=DAILY;INTERVAL=2", .dueDate),
+      ("3", "FREQ=DAILY;INTERVAL=3", .completion), ("+1m", "FREQ=MONTHLY", .dueDate), ("1y", "FREQ=YEARLY", .completion),
+      ("+1b", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", .dueDate),
+    ]
+    for (value, rule, basis) in cases {
+      let parsed = SimpleRecurrence(todoTxt: value)
+      #expect(parsed?.recurrence == Recurrence(rule: rule, basis: basis), "\(value)")
+      #expect(parsed?.todoTxtValue == (value == "3" ? "3d" : value), "\(value)")
+    }
+    for value in ["2b", "0d", "+w", "1x", "-1d", ""] { #expect(SimpleRecurrence(todoTxt: value) == nil, "\(value)") }
+    #expect(SimpleRecurrence(Recurrence(rule: "FREQ=MONTHLY;BYMONTHDAY=1")) == nil)
+    #expect(SimpleRecurrence(Recurrence(rule: "FREQ=WEEKLY;BYDAY=MO,WE"))?.todoTxtValue == nil)
+  }
+
+  @Test func obsidianPhrases() {
+    let cases: [(String, String, Recurrence.Basis, String)] = [
+      ("every day", "FREQ=DAILY", .dueDate, "every day"),
+      ("every 3 days", "FREQ=DAILY;INTERVAL=3", .dueDate, "every 3 days"),
+      ("every week when done", "FREQ=WEEKLY", .completion, "every week when done"),
+      ("every weekday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", .dueDate, "every weekday"),
+      ("every Sunday", "FREQ=WEEKLY;BYDAY=SU", .dueDate, "every week on Sunday"),
+      ("every week on Monday, Wednesday", "FREQ=WEEKLY;BYDAY=MO,WE", .dueDate, "every week on Monday, Wednesday"),
+      ("every 2 weeks on Tuesday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", .dueDate, "every 2 weeks on Tuesday"),
+      ("every month", "FREQ=MONTHLY", .dueDate, "every month"),
+      ("every 2 years", "FREQ=YEARLY;INTERVAL=2", .dueDate, "every 2 years"),
+    ]
+    for (phrase, rule, basis, written) in cases {
+      let parsed = SimpleRecurrence(obsidianPhrase: phrase)
+      #expect(parsed?.recurrence == Recurrence(rule: rule, basis: basis), "\(phrase)")
+      #expect(parsed?.obsidianPhrase == written, "\(phrase)")
+    }
+    for phrase in ["every month on the 2nd Tuesday", "every 1 days", "each day", "every"] {
+      #expect(SimpleRecurrence(obsidianPhrase: phrase) == nil, "\(phrase)")
+    }
+  }
+
+  @Test func aRuleTheFormatCannotSayIsKeptAndReported() throws {
+    let log = DiagnosticLog()
+    let reader = try MarkdownReader(
+      context: ReaderContext(
+        source: .file("t.md"), diagnostics: log,
+        preopened: ByteReader(bytes: Array("- [ ] Rent 🔁 every month on the 2nd Tuesday 📅 2026-12-08\n".utf8), name: "t.md")))
+    guard case .reminder(let reminder, _)? = try reader.next() else {
+      Issue.record("no reminder")
+      return
+    }
+    #expect(reminder.recurrence == nil)
+    #expect(reminder.extra["markdown"]?["recurrence"] == .string("every month on the 2nd Tuesday"))
+    #expect(log.entries.contains { $0.code == "unmapped-recurrence" })
+    // Written back as it came.
+    let output = ByteWriter()
+    let writer = try MarkdownWriter(context: WriterContext(target: .stream(output), diagnostics: DiagnosticLog()))
+    let list = ReminderList(id: "L", name: "Home")
+    try writer.beginList(list)
+    try writer.write(reminder, in: list, depth: 0)
+    try writer.finish()
+    #expect(output.text.contains("- [ ] Rent 🔁 every month on the 2nd Tuesday 📅 2026-12-08"), "\(output.text)")
+  }
+}

@@ -281,8 +281,19 @@ final class MarkdownReader: ReminderReader {
       priority = MarkdownFormat.priority(sign: sign)
       if MarkdownFormat.sign(for: priority) != sign { kept["priority"] = .string(sign) }
     }
-    if let recurrence = parsed.recurrence { kept["recurrence"] = .string(recurrence) }
-    for sign in [TaskLineText.Sign.start, TaskLineText.Sign.scheduled, TaskLineText.Sign.cancelled] {
+    var recurrence: Recurrence?
+    if let phrase = parsed.recurrence {
+      if let rule = SimpleRecurrence(obsidianPhrase: phrase) {
+        recurrence = rule.recurrence
+      } else {
+        kept["recurrence"] = .string(phrase)
+        context.diagnostics.warning(
+          "unmapped-recurrence",
+          "'🔁 \(phrase)' is no recurrence remconv can map (every N days, weeks, months or years, every weekday, "
+            + "every week on named days); kept as it is in extra.markdown", at: location)
+      }
+    }
+    for sign in [TaskLineText.Sign.scheduled, TaskLineText.Sign.cancelled] {
       if let date = parsed.dates[sign] { kept[sign] = .string(date.description) }
     }
     let zone = context.options.timeZone
@@ -304,7 +315,8 @@ final class MarkdownReader: ReminderReader {
     let reminder = Reminder(
       id: id, listID: listID, parentID: parentID, title: parsed.title, isDone: isDone,
       completedAt: parsed.dates[TaskLineText.Sign.done].map { PlainTextDates.midnight(of: $0, in: zone) },
-      dueDate: due, priority: priority, tags: parsed.tags,
+      dueDate: due, startDate: parsed.dates[TaskLineText.Sign.start].map(DueDate.date), recurrence: recurrence,
+      priority: priority, tags: parsed.tags,
       createdAt: parsed.dates[TaskLineText.Sign.created].map { PlainTextDates.midnight(of: $0, in: zone) },
       extra: extra)
     open.append(OpenItem(reminder: reminder, contentIndent: item.contentIndent, location: location))
@@ -408,10 +420,32 @@ final class MarkdownWriter: ReminderWriter {
       item.prioritySign =
         keptSign.map { MarkdownFormat.priority(sign: $0) == reminder.priority ? $0 : sign } ?? sign
     }
-    item.recurrence = kept["recurrence"]?.stringValue
-    for sign in [TaskLineText.Sign.start, TaskLineText.Sign.scheduled, TaskLineText.Sign.cancelled] {
+    if let recurrence = reminder.recurrence {
+      if let rule = SimpleRecurrence(recurrence) {
+        item.recurrence = rule.obsidianPhrase
+      } else {
+        diagnostics.warning(
+          "cannot-carry",
+          "Obsidian Tasks' 🔁 says every N days, weeks, months or years, or weekly on named days: the rule "
+            + "\(recurrence.rule)"
+            + (recurrence.exceptionDates.isEmpty && recurrence.additionalDates.isEmpty ? "" : " with its dates")
+            + " is not written", uid: reminder.id)
+      }
+    } else {
+      item.recurrence = kept["recurrence"]?.stringValue
+    }
+    for sign in [TaskLineText.Sign.scheduled, TaskLineText.Sign.cancelled] {
       if let date = kept[sign]?.stringValue.flatMap(LocalDate.init(iso:)) { item.dates[sign] = date }
     }
+    if let start = reminder.startDate {
+      item.dates[TaskLineText.Sign.start] = TodoTxtWriter.wallDay(of: start)
+      if start.kind != .date {
+        diagnostics.warning(
+          "cannot-carry", "Obsidian Tasks keeps start days, not times: the start \(start) is written as its day",
+          uid: reminder.id)
+      }
+    }
+    if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
     if let created = reminder.createdAt {
       item.dates[TaskLineText.Sign.created] = PlainTextDates.day(of: created, in: timeZone)
       reportDay(created, what: "creation time", uid: reminder.id)
@@ -427,10 +461,7 @@ final class MarkdownWriter: ReminderWriter {
     }
     if let due = reminder.dueDate {
       // The day of the due as written (a UTC time's UTC day): no zone moves it, even at 9999-12-31.
-      switch due {
-      case .date(let day): item.dates[TaskLineText.Sign.due] = day
-      case .floating(let time), .utc(let time), .zoned(let time, _): item.dates[TaskLineText.Sign.due] = time.date
-      }
+      item.dates[TaskLineText.Sign.due] = TodoTxtWriter.wallDay(of: due)
       if due.kind != .date {
         diagnostics.warning(
           "cannot-carry", "Obsidian Tasks keeps due days, not times: the due \(due) is written as its day",

@@ -104,6 +104,8 @@ final class TodoTxtReader: ReminderReader {
     var dueDay: LocalDate?
     var dueTime: (hour: Int, minute: Int, second: Int, isUTC: Bool)?
     var zone: String?
+    var startDay: LocalDate?
+    var recurrence: Recurrence?
     var letter = line.priority
     func warn(_ key: String, _ value: String, _ message: String) {
       invalid[key] = .string(value)
@@ -127,6 +129,18 @@ final class TodoTxtReader: ReminderReader {
         case "yes": flagged = true
         case "no": flagged = false
         default: warn(key, value, "not yes or no")
+        }
+      case "t":
+        if let day = LocalDate(iso: value) { startDay = day } else { warn(key, value, "not a date (YYYY-MM-DD)") }
+      case "rec":
+        if let rule = SimpleRecurrence(todoTxt: value) {
+          recurrence = rule.recurrence
+        } else {
+          unknownKeys.append(.string(key + ":" + value))
+          context.diagnostics.warning(
+            "unmapped-recurrence",
+            "'rec:\(value)' is no recurrence remconv can map ([+]N followed by d, w, m, y, or 1b); kept as it is "
+              + "in extra.todotxt", at: location)
         }
       case "pri":
         if value.count == 1, let first = value.first, first.isASCII, first.isUppercase {
@@ -180,7 +194,8 @@ final class TodoTxtReader: ReminderReader {
     let reminder = Reminder(
       id: id, listID: listID, parentID: parentID, title: line.title, isDone: line.isDone,
       completedAt: line.completionDate.map { PlainTextDates.midnight(of: $0, in: zoneOfDates) }, flagged: flagged,
-      dueDate: due, priority: priority, tags: line.tags.map(\.name), url: url,
+      dueDate: due, startDate: startDay.map(DueDate.date), recurrence: recurrence, priority: priority,
+      tags: line.tags.map(\.name), url: url,
       createdAt: line.creationDate.map { PlainTextDates.midnight(of: $0, in: zoneOfDates) }, extra: extra)
     queue.append(.reminder(reminder, location))
   }
@@ -286,6 +301,25 @@ final class TodoTxtWriter: ReminderWriter {
     }
 
     if let due = reminder.dueDate { line.extensions += Self.dueExtensions(due) }
+    if let start = reminder.startDate {
+      line.extensions.append(("t", Self.wallDay(of: start).description))
+      if start.kind != .date {
+        diagnostics.warning(
+          "cannot-carry", "todo.txt's threshold t: is a day: the start \(start) is written as its day", uid: reminder.id)
+      }
+    }
+    if let recurrence = reminder.recurrence {
+      if let value = SimpleRecurrence(recurrence)?.todoTxtValue {
+        line.extensions.append(("rec", value))
+      } else {
+        diagnostics.warning(
+          "cannot-carry",
+          "todo.txt's rec: says every N days, weeks, months or years: the rule \(recurrence.rule)"
+            + (recurrence.exceptionDates.isEmpty && recurrence.additionalDates.isEmpty ? "" : " with its dates")
+            + " is not written", uid: reminder.id)
+      }
+    }
+    if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
     if reminder.flagged { line.extensions.append((TodoTxtKey.flag, "yes")) }
     if let url = reminder.url {
       if url.isEmpty {
@@ -334,6 +368,14 @@ final class TodoTxtWriter: ReminderWriter {
         ("due", value.date.description), (TodoTxtKey.time, time(value, utc: false)),
         (TodoTxtKey.zone, KeyValueText.encode(zone)),
       ]
+    }
+  }
+
+  /// The day a date or date-time is written on: the wall day as the source gave it.
+  static func wallDay(of date: DueDate) -> LocalDate {
+    switch date {
+    case .date(let day): day
+    case .floating(let time), .utc(let time), .zoned(let time, _): time.date
     }
   }
 

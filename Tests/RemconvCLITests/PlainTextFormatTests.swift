@@ -86,7 +86,8 @@ import Testing
         zip,
       ])
     #expect(listing.status == 0, "\(listing.errors)")
-    let header = "TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG"
+    let header =
+      "TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,AUTHOR,RESPONSIBLE,DATE,DATE_LANG,TIMEZONE,DURATION,DURATION_UNIT,DEADLINE,DEADLINE_LANG"
     #expect(
       listing.output.split(separator: "\n").map(String.init)
         == ["Groceries.csv", "Work.csv", "Home.csv", "Someday.csv"].map { $0 + " " + header })

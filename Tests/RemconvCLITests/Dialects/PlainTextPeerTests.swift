@@ -29,7 +29,8 @@ final class TodoTxtSandbox {
 
       """)
     directory.write("topydo.conf", "[topydo]\ncolors = 0\n[add]\nauto_creation_date = 1\n")
-    for name in ["todo.txt", "done.txt", "report.txt"] where !FileManager.default.fileExists(atPath: directory.file(name)) {
+    for name in ["todo.txt", "done.txt", "report.txt"]
+    where !FileManager.default.fileExists(atPath: directory.file(name)) {
       directory.write(name, "")
     }
   }
@@ -41,7 +42,8 @@ final class TodoTxtSandbox {
   /// `todo.sh ARGUMENTS` on the sandbox's files.
   @discardableResult
   func todoSh(_ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
-    let program = try #require(Self.todoSh, "todo.sh is missing: run Scripts/bootstrap.sh --test", sourceLocation: sourceLocation)
+    let program = try #require(
+      Self.todoSh, "todo.sh is missing: run Scripts/bootstrap.sh --test", sourceLocation: sourceLocation)
     let outcome = try Program.run(
       program, ["-d", directory.file("config"), "-p", "-f"] + arguments, environment: environment)
     #expect(outcome.status == 0, "todo.sh \(arguments): \(outcome.errors)", sourceLocation: sourceLocation)
@@ -51,7 +53,8 @@ final class TodoTxtSandbox {
   /// `topydo ARGUMENTS` on the sandbox's files.
   @discardableResult
   func topydo(_ arguments: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
-    let program = try #require(Self.topydo, "topydo is missing: run Scripts/bootstrap.sh --test", sourceLocation: sourceLocation)
+    let program = try #require(
+      Self.topydo, "topydo is missing: run Scripts/bootstrap.sh --test", sourceLocation: sourceLocation)
     let outcome = try Program.run(
       program, ["-c", directory.file("topydo.conf"), "-t", todoFile, "-d", doneFile] + arguments,
       environment: environment)
@@ -211,11 +214,14 @@ final class TodoTxtSandbox {
       let letter = task["priority"]?.stringValue
       let expected = letter.map { $0 == "A" ? "high" : $0 == "B" ? "medium" : "low" } ?? "none"
       #expect(reminder["priority"] == .string(expected), "\(title)")
-      let names = ((task["projects"]?.arrayValue ?? []) + (task["contexts"]?.arrayValue ?? [])).compactMap(\.stringValue)
+      let names = ((task["projects"]?.arrayValue ?? []) + (task["contexts"]?.arrayValue ?? [])).compactMap(
+        \.stringValue)
       #expect(Set((reminder["tags"]?.arrayValue ?? []).compactMap(\.stringValue)) == Set(names), "\(title)")
       var tags: [String: String] = [:]
       for pair in task["tags"]?.arrayValue ?? [] {
-        if let key = pair.arrayValue?.first?.stringValue, let value = pair.arrayValue?.last?.stringValue { tags[key] = value }
+        if let key = pair.arrayValue?.first?.stringValue, let value = pair.arrayValue?.last?.stringValue {
+          tags[key] = value
+        }
       }
       #expect((reminder["dueDate"] ?? .null) == (tags["due"].map(JSONValue.string) ?? .null), "\(title)")
       if let creation = task["creation_date"]?.stringValue {

@@ -166,7 +166,9 @@ import Testing
 
   @Test func obsidianTasksMetadata() throws {
     let line = TaskLineText(
-      parsing: "Take out the trash #home ⏫ 🔁 every week on Sunday ➕ 2021-04-01 🛫 2021-04-02 ⏳ 2021-04-03 📅 2021-04-04 ^abc-123")
+      parsing:
+        "Take out the trash #home ⏫ 🔁 every week on Sunday ➕ 2021-04-01 🛫 2021-04-02 ⏳ 2021-04-03 📅 2021-04-04 ^abc-123"
+    )
     #expect(line.title == "Take out the trash")
     #expect(line.tags == ["home"])
     #expect(line.prioritySign == "⏫")
@@ -209,7 +211,8 @@ import Testing
   @Test func todoTxtRec() {
     let cases: [(String, String, Recurrence.Basis)] = [
       ("1w", "FREQ=WEEKLY", .completion), ("+1w", "FREQ=WEEKLY", .dueDate), ("+2d", "FREQ=DAILY;INTERVAL=2", .dueDate),
-      ("3", "FREQ=DAILY;INTERVAL=3", .completion), ("+1m", "FREQ=MONTHLY", .dueDate), ("1y", "FREQ=YEARLY", .completion),
+      ("3", "FREQ=DAILY;INTERVAL=3", .completion), ("+1m", "FREQ=MONTHLY", .dueDate),
+      ("1y", "FREQ=YEARLY", .completion),
       ("+1b", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", .dueDate),
     ]
     for (value, rule, basis) in cases {
@@ -249,7 +252,8 @@ import Testing
     let reader = try MarkdownReader(
       context: ReaderContext(
         source: .file("t.md"), diagnostics: log,
-        preopened: ByteReader(bytes: Array("- [ ] Rent 🔁 every month on the 2nd Tuesday 📅 2026-12-08\n".utf8), name: "t.md")))
+        preopened: ByteReader(
+          bytes: Array("- [ ] Rent 🔁 every month on the 2nd Tuesday 📅 2026-12-08\n".utf8), name: "t.md")))
     guard case .reminder(let reminder, _)? = try reader.next() else {
       Issue.record("no reminder")
       return

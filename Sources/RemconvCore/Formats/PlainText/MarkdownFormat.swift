@@ -29,7 +29,8 @@ public enum MarkdownFormat {
   /// lose. Nil when every line is a task, a note, a heading of tasks or blank.
   static func proseRefusal(_ bytes: [UInt8]) -> String? {
     let context = ReaderContext(
-      source: .file("existing.md"), diagnostics: DiagnosticLog(), preopened: ByteReader(bytes: bytes, name: "existing.md"))
+      source: .file("existing.md"), diagnostics: DiagnosticLog(),
+      preopened: ByteReader(bytes: bytes, name: "existing.md"))
     guard let reader = try? MarkdownReader(context: context) else { return "it cannot be read as Markdown" }
     do {
       while let record = try reader.next() {
@@ -309,7 +310,8 @@ final class MarkdownReader: ReminderReader {
       extra["invalid"] = .object(parsed.invalidDates.mapValues(JSONValue.string))
       for (sign, text) in parsed.invalidDates.sorted(by: { $0.key < $1.key }) {
         context.diagnostics.warning(
-          "invalid-value", "'\(sign) \(text)' is not a date (YYYY-MM-DD) (kept in extra.invalid)", at: location, uid: id)
+          "invalid-value", "'\(sign) \(text)' is not a date (YYYY-MM-DD) (kept in extra.invalid)", at: location, uid: id
+        )
       }
     }
     let reminder = Reminder(
@@ -397,7 +399,8 @@ final class MarkdownWriter: ReminderWriter {
     try output.write("# \(name)\n\n")
     if MarkdownLine("# " + name).heading != list.name {
       diagnostics.warning(
-        "cannot-carry", "a Markdown heading reads the list name '\(list.name)' back as '\(MarkdownLine("# " + name).heading ?? "")'",
+        "cannot-carry",
+        "a Markdown heading reads the list name '\(list.name)' back as '\(MarkdownLine("# " + name).heading ?? "")'",
         uid: list.id)
     }
   }
@@ -471,7 +474,8 @@ final class MarkdownWriter: ReminderWriter {
     if TaskLineText.isBlockID(Substring(reminder.id)) {
       item.blockID = reminder.id
     } else {
-      uncarried["UIDs that are not block ids (a re-import matches by list, parent, title and due date)", default: 0] += 1
+      uncarried["UIDs that are not block ids (a re-import matches by list, parent, title and due date)", default: 0] +=
+        1
     }
     if reminder.flagged { uncarried["flags", default: 0] += 1 }
     if reminder.url != nil { uncarried["URLs", default: 0] += 1 }

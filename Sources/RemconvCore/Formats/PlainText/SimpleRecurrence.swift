@@ -150,7 +150,8 @@ struct SimpleRecurrence: Equatable {
       } else if !words.isEmpty {
         return nil
       }
-      self.init(frequency: frequency, interval: interval, weekdays: Self.weekdayCodes.filter(days.contains), basis: basis)
+      self.init(
+        frequency: frequency, interval: interval, weekdays: Self.weekdayCodes.filter(days.contains), basis: basis)
     } else {
       return nil
     }

@@ -106,7 +106,8 @@ struct TaskLineText: Equatable {
 
   /// A word without the emoji presentation selector some editors add.
   static func bare(_ word: String) -> String {
-    word.unicodeScalars.contains("\u{FE0F}") ? String(String.UnicodeScalarView(word.unicodeScalars.filter { $0 != "\u{FE0F}" })) : word
+    word.unicodeScalars.contains("\u{FE0F}")
+      ? String(String.UnicodeScalarView(word.unicodeScalars.filter { $0 != "\u{FE0F}" })) : word
   }
 
   static func isSign(_ word: String) -> Bool {

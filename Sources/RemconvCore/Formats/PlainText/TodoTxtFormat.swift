@@ -109,14 +109,19 @@ final class TodoTxtReader: ReminderReader {
     var letter = line.priority
     func warn(_ key: String, _ value: String, _ message: String) {
       invalid[key] = .string(value)
-      context.diagnostics.warning("invalid-value", "'\(key):\(value)': \(message) (kept in extra.invalid)", at: location)
+      context.diagnostics.warning(
+        "invalid-value", "'\(key):\(value)': \(message) (kept in extra.invalid)", at: location)
     }
     for (key, value) in line.extensions {
       switch key {
       case "due":
         if let day = LocalDate(iso: value) { dueDay = day } else { warn(key, value, "not a date (YYYY-MM-DD)") }
       case TodoTxtKey.time:
-        if let time = Self.time(value) { dueTime = time } else { warn(key, value, "not a time (HHMM, HHMMSS, Z for UTC)") }
+        if let time = Self.time(value) {
+          dueTime = time
+        } else {
+          warn(key, value, "not a time (HHMM, HHMMSS, Z for UTC)")
+        }
       case TodoTxtKey.zone:
         let name = KeyValueText.decode(value)
         if TimeZoneNames.isKnown(name) { zone = name } else { warn(key, value, "not an IANA time zone") }
@@ -155,7 +160,9 @@ final class TodoTxtReader: ReminderReader {
 
     var due: DueDate?
     if let dueDay {
-      if let dueTime, let time = LocalDateTime(date: dueDay, hour: dueTime.hour, minute: dueTime.minute, second: dueTime.second) {
+      if let dueTime,
+        let time = LocalDateTime(date: dueDay, hour: dueTime.hour, minute: dueTime.minute, second: dueTime.second)
+      {
         if dueTime.isUTC {
           due = .utc(time)
         } else if let zone {
@@ -207,7 +214,8 @@ final class TodoTxtReader: ReminderReader {
     if isUTC { digits = digits.dropLast() }
     guard digits.count == 4 || digits.count == 6, digits.allSatisfy(\.isASCII), let number = Int(digits), number >= 0
     else { return nil }
-    let values = digits.count == 4 ? (number / 100, number % 100, 0) : (number / 10000, number / 100 % 100, number % 100)
+    let values =
+      digits.count == 4 ? (number / 100, number % 100, 0) : (number / 10000, number / 100 % 100, number % 100)
     guard values.0 < 24, values.1 < 60, values.2 < 60 else { return nil }
     return (values.0, values.1, values.2, isUTC)
   }
@@ -271,7 +279,8 @@ final class TodoTxtWriter: ReminderWriter {
     line.title = title
 
     var letter = TodoTxtFormat.letter(for: reminder.priority)
-    if let keptLetter = kept["priority"]?.stringValue?.first, TodoTxtFormat.priority(letter: keptLetter) == reminder.priority,
+    if let keptLetter = kept["priority"]?.stringValue?.first,
+      TodoTxtFormat.priority(letter: keptLetter) == reminder.priority,
       reminder.priority != .none
     {
       letter = keptLetter
@@ -305,7 +314,8 @@ final class TodoTxtWriter: ReminderWriter {
       line.extensions.append(("t", Self.wallDay(of: start).description))
       if start.kind != .date {
         diagnostics.warning(
-          "cannot-carry", "todo.txt's threshold t: is a day: the start \(start) is written as its day", uid: reminder.id)
+          "cannot-carry", "todo.txt's threshold t: is a day: the start \(start) is written as its day", uid: reminder.id
+        )
       }
     }
     if let recurrence = reminder.recurrence {
@@ -332,7 +342,9 @@ final class TodoTxtWriter: ReminderWriter {
     line.extensions.append((TodoTxtKey.list, KeyValueText.encode(list.name)))
     line.extensions.append((TodoTxtKey.uid, KeyValueText.encode(reminder.id)))
     for key in kept["keys"]?.arrayValue ?? [] {
-      if let pair = key.stringValue.flatMap({ TodoTxtLine.extensionPair(Substring($0)) }) { line.extensions.append(pair) }
+      if let pair = key.stringValue.flatMap({ TodoTxtLine.extensionPair(Substring($0)) }) {
+        line.extensions.append(pair)
+      }
     }
 
     if !reminder.notes.isEmpty { uncarried["notes", default: 0] += 1 }

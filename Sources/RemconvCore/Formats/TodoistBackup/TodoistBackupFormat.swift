@@ -48,7 +48,8 @@ public enum TodoistBackupFormat {
   /// The file name of a list's CSV: `/` and control characters, which no file name holds,
   /// become `_`, as does a leading dot.
   static func fileName(forList name: String) -> String {
-    var safe = String(name.map { $0 == "/" || $0 == "\\" || $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
+    var safe = String(
+      name.map { $0 == "/" || $0 == "\\" || $0.isNewline || $0.asciiValue.map { $0 < 0x20 } == true ? "_" : $0 })
     if safe.hasPrefix(".") || safe.isEmpty { safe = "_" + safe }
     return safe + ".csv"
   }

@@ -36,12 +36,15 @@ if [ ${#missing[@]} -ne 0 ]; then
 fi
 
 if [ "${1:-}" = "--test" ]; then
-  # The Markdown parser that judges the markdown format (PlainTextPeerTests), from PyPI into a
-  # virtual environment under .build. No network is an error here: the tests fail without it.
+  # The Markdown parser that judges the markdown format (MarkdownParserPeerTests), from PyPI
+  # into a virtual environment under .build. Without network the install fails with a warning
+  # and that test fails saying so: it never skips.
   venv=.build/test-venv
   if ! "$venv/bin/python3" -c 'import markdown_it, mdit_py_plugins.tasklists' 2>/dev/null; then
     echo "remconv: installing markdown-it-py and mdit-py-plugins into $venv" >&2
-    /usr/bin/python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet markdown-it-py mdit-py-plugins >&2
+    if ! { /usr/bin/python3 -m venv "$venv" && "$venv/bin/pip" install --quiet markdown-it-py mdit-py-plugins >&2; }; then
+      rm -rf "$venv"
+      echo "remconv: warning: markdown-it-py could not be installed from PyPI; MarkdownParserPeerTests will fail" >&2
+    fi
   fi
 fi

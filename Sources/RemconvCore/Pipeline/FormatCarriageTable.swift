@@ -23,13 +23,18 @@ extension FormatCarriage {
         "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
         "list.createdAt", "list.extra",
       ]),
+    // startDate, recurrence and alarms (issue 22) are named ahead of their rows in the table:
+    // a day for a start with a time, rules beyond every N days/weeks/months/years not written.
     FormatCarriage(
-      "todotxt", identity: .derived, extraKey: "todotxt", changed: ["completedAt", "url", "createdAt"],
-      lost: ["notes", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      "todotxt", identity: .derived, extraKey: "todotxt",
+      changed: ["completedAt", "url", "createdAt", "startDate", "recurrence"],
+      lost: ["notes", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
     FormatCarriage(
       "markdown", identity: .derived, extraKey: "markdown",
-      changed: ["notes", "completedAt", "dueDate", "createdAt"],
-      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      changed: ["notes", "completedAt", "dueDate", "createdAt", "startDate", "recurrence"],
+      lost: [
+        "flagged", "url", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
     FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [

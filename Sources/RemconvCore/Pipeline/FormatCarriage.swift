@@ -49,8 +49,9 @@ public struct FormatCarriage: Sendable {
 
   /// The fields of the table, in its order: a reminder's, then a list's.
   public static let fields = [
-    "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "priority", "tags", "url", "createdAt",
-    "editedAt", "parent", "extra", "list.name", "list.symbol", "list.color", "list.createdAt", "list.extra",
+    "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "startDate", "recurrence", "alarms", "priority",
+    "tags", "url", "createdAt", "editedAt", "parent", "extra", "list.name", "list.symbol", "list.color",
+    "list.createdAt", "list.extra",
   ]
 
   public static func of(_ format: String) -> FormatCarriage? { table.first { $0.format == format } }

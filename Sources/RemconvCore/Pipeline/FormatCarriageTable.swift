@@ -5,26 +5,28 @@ extension FormatCarriage {
     FormatCarriage("jsonl"),
     FormatCarriage("csv"),
     FormatCarriage("opml", identity: .derived),
-    FormatCarriage("ics", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("jcal", changed: ["notes", "completedAt", "url", "createdAt", "list.createdAt"]),
-    FormatCarriage("vdir", changed: ["notes", "completedAt", "url", "createdAt"]),
+    FormatCarriage("ics", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("jcal", changed: ["notes", "completedAt", "startDate", "url", "createdAt", "list.createdAt"]),
+    FormatCarriage("vdir", changed: ["notes", "completedAt", "startDate", "url", "createdAt"]),
     FormatCarriage(
       "taskwarrior", extraKey: "taskwarrior", changed: ["completedAt", "createdAt", "list.name"],
-      lost: ["extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "startDate", "recurrence", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
     FormatCarriage(
       "csv:todoist", identity: .derived, extraKey: "todoist", changed: ["isDone", "list.name"],
       lost: [
-        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
-        "list.createdAt", "list.extra",
+        "completedAt", "flagged", "startDate", "recurrence", "alarms", "url", "createdAt", "editedAt", "extra",
+        "list.symbol", "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "todoist-backup", identity: .derived, extraKey: "todoist", changed: ["isDone"],
       lost: [
-        "completedAt", "flagged", "url", "createdAt", "editedAt", "extra", "list.symbol", "list.color",
-        "list.createdAt", "list.extra",
+        "completedAt", "flagged", "startDate", "recurrence", "alarms", "url", "createdAt", "editedAt", "extra",
+        "list.symbol", "list.color", "list.createdAt", "list.extra",
       ]),
-    // startDate, recurrence and alarms (issue 22) are named ahead of their rows in the table:
-    // a day for a start with a time, rules beyond every N days/weeks/months/years not written.
+    // A start with a time is written as its day; a rule beyond every N days, weeks, months or
+    // years (or weekly on named days, in Markdown) is reported and not written.
     FormatCarriage(
       "todotxt", identity: .derived, extraKey: "todotxt",
       changed: ["completedAt", "url", "createdAt", "startDate", "recurrence"],
@@ -38,13 +40,20 @@ extension FormatCarriage {
     FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [
-        "flagged", "priority", "tags", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+        "flagged", "startDate", "recurrence", "alarms", "priority", "tags", "url", "extra", "list.symbol",
+        "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
       "mstodo", readOnly: true, extraKey: "mstodo",
-      lost: ["flagged", "url", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "flagged", "startDate", "recurrence", "alarms", "url", "extra", "list.symbol", "list.color", "list.createdAt",
+        "list.extra",
+      ]),
     FormatCarriage(
       "csv:ticktick", readOnly: true, extraKey: "ticktick",
-      lost: ["flagged", "url", "editedAt", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+      lost: [
+        "flagged", "startDate", "recurrence", "alarms", "url", "editedAt", "extra", "list.symbol", "list.color",
+        "list.createdAt", "list.extra",
+      ]),
   ]
 }

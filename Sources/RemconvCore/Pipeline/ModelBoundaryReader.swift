@@ -47,9 +47,14 @@ public final class ModelBoundaryReader: ReminderReader {
     count += 1
     if count > limit { throw tooManyRecords(at: record) }
     switch record {
-    case .reminder(let reminder, let location):
-      try measure(reminder, at: location)
-      guard let cleaned = TextRule.cleaned(reminder) else { return record }
+    case .reminder(let read, let location):
+      try measure(read, at: location)
+      // A file an earlier remconv wrote may hold a start, recurrence or alarms in `extra`.
+      let lifted = ExtraScheduleLifting.lifted(read)
+      let reminder = lifted ?? read
+      guard let cleaned = TextRule.cleaned(reminder) else {
+        return lifted.map { .reminder($0, location) } ?? record
+      }
       diagnostics.warning(
         "control-character", TextRule.message(cleaned.fields, of: "reminder", "removed"), at: location,
         uid: reminder.id)

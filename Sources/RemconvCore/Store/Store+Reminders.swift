@@ -161,7 +161,7 @@ extension Store {
         markInvalid(&extra, key: "tags", value: columns.tags)
       }
     }
-    let reminder = Reminder(
+    var reminder = Reminder(
       id: row.string(ReminderColumn.uid) ?? "", listID: row.string(ReminderColumn.listUID) ?? "",
       parentID: row.string(ReminderColumn.parentUID), title: columns.title, notes: columns.notes,
       isDone: columns.isDone != 0, completedAt: timestamp(columns.completedAt, "completedAt"),
@@ -169,6 +169,8 @@ extension Store {
       priority: priority, tags: tags, url: columns.url,
       createdAt: timestamp(columns.createdAt, "createdAt"), editedAt: timestamp(columns.editedAt, "editedAt"),
       extra: extra)
+    // A row written before 0009 may hold its start, recurrence or alarms in `extra`.
+    ExtraScheduleLifting.lift(&reminder)
     return StoredReminder(
       rowID: row.int(ReminderColumn.rowID) ?? 0, listRowID: row.int(ReminderColumn.listRowID) ?? 0,
       parentRowID: row.int(ReminderColumn.parentRowID), reminder: reminder)

@@ -45,7 +45,11 @@ import Testing
      "extra":{"ical":{"lines":["X-APPLE-SORT-ORDER:1"]},"todoist":{"meta":["view_style=list"]}},"reminders":[
       {"id":"R-1","title":"Plan the offsite","notes":"line one\\r\\nline two\\rthree","flagged":true,"priority":"high",
        "tags":["plan","a,b"],"url":"https://example.com/offsite","dueDate":"2026-03-29T02:30:00","dueTimeZone":"Europe/Berlin",
-       "createdAt":"2024-01-02T03:04:05.678Z","editedAt":"2024-01-03T00:00:00Z",
+       "createdAt":"2024-01-02T03:04:05.678Z","editedAt":"2024-01-03T00:00:00Z","startDate":"2026-03-20",
+       "recurrence":{"rule":"FREQ=WEEKLY;BYDAY=TU","basis":"due",
+         "exceptionDates":[{"date":"2026-03-31T02:30:00","timeZone":"Europe/Berlin"}],"additionalDates":[]},
+       "alarms":[{"action":"DISPLAY","text":"soon, really","offset":-900,"relatedTo":"due"},
+         {"action":"AUDIO","text":null,"at":"2026-03-29T00:00:00Z"}],
        "extra":{"ical":{"lines":["LOCATION:Berlin"]},"taskwarrior":{"urgency":"3"},"googletasks":{"position":"001"},
        "mstodo":{"importance":"high"},"ticktick":{"Kind":"TEXT"},"csv":{"Column":"x"}}},
       {"id":"R-2","parentId":"R-1","title":"Book rooms","dueDate":"1901-12-14","priority":"medium","url":""},
@@ -156,6 +160,7 @@ import Testing
   static func value(_ field: String, of reminder: JSONValue) -> JSONValue? {
     switch field {
     case "dueDate": .array([reminder["dueDate"] ?? .null, reminder["dueTimeZone"] ?? .null])
+    case "startDate": .array([reminder["startDate"] ?? .null, reminder["startTimeZone"] ?? .null])
     default: reminder[field]
     }
   }

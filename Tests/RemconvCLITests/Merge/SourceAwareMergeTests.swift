@@ -32,7 +32,10 @@ import Testing
     #expect(again["fieldChanges"] == .object([:]))
     #expect(bench.snapshot() == before)
     #expect(try list("Groceries", in: bench)["color"] == .string("#FF3B30"))
-    #expect(bench.snapshot().contains(#""flagged":true,"dueDate":"2026-11-29","dueTimeZone":null,"priority":"high""#))
+    #expect(
+      bench.snapshot().contains(
+        #""flagged":true,"dueDate":"2026-11-29","dueTimeZone":null,"startDate":null,"startTimeZone":null,"recurrence":null,"alarms":[],"priority":"high""#
+      ))
   }
 
   static let todoist = """

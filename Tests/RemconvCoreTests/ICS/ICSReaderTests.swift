@@ -98,21 +98,32 @@ import Testing
     #expect(reminder.dueDate?.description == "2026-03-12T17:00:00 Europe/Berlin")
     let lines = reminder.extra["ical"]?["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
     #expect(!lines.contains { $0.hasPrefix("DTSTART") })
+    #expect(reminder.startDate == nil)
     #expect(lines.contains("X-APPLE-SORT-ORDER:795345300"))
-    #expect(lines.contains("TRIGGER;VALUE=DATE-TIME:20260312T160000Z"))
+    #expect(!lines.contains { $0.hasPrefix("TRIGGER") }, "the VALARM is an alarm now")
+    #expect(reminder.alarms.map(\.trigger) == [.absolute(try #require(Timestamp(iso: "2026-03-12T16:00:00Z")))])
     #expect(result.lists.map(\.name) == ["Errands"])
     #expect(result.lists.first?.color == "#FF2968")
   }
 
-  @Test func aRealStartAndARecurrenceAnchorAreKept() throws {
+  @Test func aRealStartARecurrenceAndAlarmsAreFields() throws {
     let result = try ICSTest.read(path: ICSTest.fixture("thunderbird-style.ics"))
     let recurring = try #require(result.reminder("d0c3a1f2-7e55-4a3b-9b8e-1f2e3d4c5b6a"))
     let lines = recurring.extra["ical"]?["lines"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    #expect(lines.contains("DTSTART;TZID=America/Chicago:20260106T070000"))
-    #expect(lines.contains("RRULE:FREQ=DAILY"))
+    #expect(!lines.contains { $0.hasPrefix("DTSTART") || $0.hasPrefix("RRULE") || $0.hasPrefix("TRIGGER") })
+    // DTSTART equal to DUE is the rule's anchor, not a start of its own.
+    #expect(recurring.startDate == nil)
+    #expect(recurring.recurrence == Recurrence(rule: "FREQ=DAILY"))
+    #expect(
+      recurring.alarms == [
+        Alarm(trigger: .relative(seconds: -900, to: .due), text: "Default Mozilla Description")
+      ])
     let startOnly = try #require(result.reminder("4f0e9d8c-7b6a-4594-8372-615049382716"))
     #expect(startOnly.dueDate == nil)
-    #expect(startOnly.extra["ical"]?["lines"]?.arrayValue == [.string("DTSTART;TZID=America/Chicago:20260301T090000")])
+    #expect(
+      startOnly.startDate
+        == .zoned(try #require(LocalDateTime(iso: "2026-03-01T09:00:00")), timeZone: "America/Chicago"))
+    #expect(startOnly.extra["ical"]?["lines"] == nil)
   }
 
   // MARK: Done, priority, tags, flag, timestamps
@@ -259,7 +270,7 @@ import Testing
     #expect(bench.run(["import", "--format", "ics", "--list", "Piped", "-"], input: text).status == .ok)
     #expect(
       bench.snapshot().contains(
-        #""id":"child-before-parent","title":"Label the boxes","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#
+        #""id":"child-before-parent","title":"Label the boxes","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"startDate":null,"startTimeZone":null,"recurrence":null,"alarms":[],"priority":"none","parentId":"parent""#
       ))
   }
 

@@ -146,7 +146,12 @@ import Testing
     let (text, _) = try ICSTest.write([(list, source.reminders)])
     #expect(
       text.contains(
-        "RRULE:FREQ=DAILY\r\nDTSTART;TZID=America/Chicago:20260106T070000\r\nX-MOZ-GENERATION:2\r\nBEGIN:VALARM\r\n"))
+        "DTSTART;TZID=America/Chicago:20260106T070000\r\nRRULE:FREQ=DAILY\r\nCATEGORIES:Garden,Outdoor\r\n"))
+    // The VALARM from the alarm, then the lines the reader kept.
+    #expect(
+      text.contains(
+        "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER;RELATED=END:-PT15M\r\nDESCRIPTION:Default Mozilla Description\r\nEND:VALARM\r\nX-MOZ-GENERATION:2\r\n"
+      ))
     #expect(text.contains("END:VTODO\r\nBEGIN:VTODO\r\nCREATED:20260106T155900Z\r\n"))
     #expect(text.contains("RECURRENCE-ID;TZID=America/Chicago:20260106T070000\r\n"))
     #expect(text.components(separatedBy: "BEGIN:VTIMEZONE").count == 2)

@@ -175,7 +175,7 @@ import Testing
     #expect(bench.run(["import", bench.directory.file("v")]).status == .ok)
     #expect(
       bench.snapshot().contains(
-        #""id":"child","title":"Child","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"priority":"none","parentId":"parent""#
+        #""id":"child","title":"Child","notes":"","isDone":false,"completedAt":null,"flagged":false,"dueDate":null,"dueTimeZone":null,"startDate":null,"startTimeZone":null,"recurrence":null,"alarms":[],"priority":"none","parentId":"parent""#
       ))
   }
 

@@ -197,7 +197,7 @@ public enum RemconvCSVFormat {
         switch key {
         case .isDone, .flagged: self = .boolean
         case .tags: self = .tags
-        case .extra: self = .json
+        case .extra, .recurrence, .alarms: self = .json
         default: self = .text
         }
       }
@@ -259,6 +259,10 @@ public enum RemconvCSVFormat {
         reminder.flagged ? "true" : "false",
         reminder.dueDate?.isoText,
         reminder.dueDate?.timeZoneIdentifier,
+        reminder.startDate?.isoText,
+        reminder.startDate?.timeZoneIdentifier,
+        reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) },
+        reminder.alarms.isEmpty ? nil : JSONText.encode(ScheduleJSON.value(reminder.alarms)),
         reminder.priority.rawValue,
         reminder.parentID,
         reminder.tags.isEmpty ? nil : CSVTagList.encode(reminder.tags),

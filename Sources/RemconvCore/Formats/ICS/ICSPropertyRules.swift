@@ -167,27 +167,8 @@ enum ICSPropertyRules {
     isDigits(text.first == "+" || text.first == "-" ? text.dropFirst() : text)
   }
 
-  /// `[+|-]P` then weeks, or days and/or `T` with hours, minutes, seconds in that order, each
-  /// `T` followed by at least one (RFC 5545 §3.3.6).
-  private static func isDuration(_ text: Substring) -> Bool {
-    var rest = text.first == "+" || text.first == "-" ? text.dropFirst() : text
-    guard rest.first == "P" else { return false }
-    rest = rest.dropFirst()
-    func take(_ designator: Character) -> Bool {
-      guard let end = rest.firstIndex(where: { !$0.isASCII || !$0.isNumber }), end != rest.startIndex,
-        rest[end] == designator
-      else { return false }
-      rest = rest[rest.index(after: end)...]
-      return true
-    }
-    if take("W") { return rest.isEmpty }
-    let hasDays = take("D")
-    guard rest.first == "T" else { return hasDays && rest.isEmpty }
-    rest = rest.dropFirst()
-    var hasTime = false
-    for designator: Character in ["H", "M", "S"] where take(designator) { hasTime = true }
-    return hasTime && rest.isEmpty
-  }
+  /// RFC 5545 §3.3.6.
+  private static func isDuration(_ text: Substring) -> Bool { ICSDuration.isWellFormed(text) }
 
   private static let frequencies: Set<String> = [
     "SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY",

@@ -50,12 +50,17 @@ struct VTodoDecoder {
     let sourceUID = master.firstValue(of: .uid).flatMap { $0.isEmpty ? nil : $0 }
     let keptOverrides = overrides.map { keptLines(of: $0, uid: sourceUID) }
 
-    let fields = walk(master, uid: sourceUID)
+    var fields = walk(master, uid: sourceUID)
+    let schedule = ICSSchedule(lines: fields.lines)
+    fields.lines = schedule.kept
     let editedAt = fields.lastModified ?? (stampIsEditTime ? stampTime(fields, uid: sourceUID) : nil)
     let uid = sourceUID ?? deriveUID(fields: fields, listID: listID, derivation: derivation, line: master.startLine)
     let parentID = parent(of: uid, own: fields.parentID, line: master.startLine)
 
     var ical = fields.extra
+    if !schedule.alarmLines.isEmpty {
+      ical[ICSSchedule.alarmLinesKey] = .array(schedule.alarmLines.map { .array($0.map(JSONValue.string)) })
+    }
     if !keptOverrides.isEmpty {
       ical["overrides"] = .array(keptOverrides.map { lines in .array(lines.map(JSONValue.string)) })
     }
@@ -67,7 +72,8 @@ struct VTodoDecoder {
     return Reminder(
       id: uid, listID: listID, parentID: parentID, title: fields.title, notes: fields.notes,
       isDone: fields.isDone, completedAt: fields.completedAt, flagged: fields.flagged, dueDate: fields.due,
-      priority: fields.priority, tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
+      startDate: schedule.start, recurrence: schedule.recurrence, alarms: schedule.alarms, priority: fields.priority,
+      tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
       editedAt: editedAt, extra: extra)
   }
 
@@ -76,7 +82,6 @@ struct VTodoDecoder {
     var fields = Fields()
     let due = master.topLevel.first { master.lines[$0].known == .due }
       .flatMap { master.lines[$0].parts.flatMap(ICSDateValue.init) }
-    let recurs = master.has(.rrule) || master.has(.rdate)
     // A VTODO has a dozen properties: a list is quicker to search than a set is to hash.
     var seenNames: [ICSName] = []
     var depth = 0
@@ -124,9 +129,10 @@ struct VTodoDecoder {
       }
       if !repeatable { seenNames.append(name) }
       if name == .dtstart {
-        // Apple writes DTSTART equal to DUE, meaning no start date. A real start (or the anchor
-        // of a recurrence) is kept as it is.
-        if let start = ICSDateValue(parts), start == due, !recurs { continue }
+        // Apple writes DTSTART equal to DUE, meaning no start date (of a repeating to-do it is
+        // the rule's anchor, which the writer puts back from the due date). Another start is
+        // read with the recurrence and alarms (`ICSSchedule`).
+        if let start = ICSDateValue(parts), start == due { continue }
         fields.lines.append(line.text)
         continue
       }

@@ -81,6 +81,13 @@ final class VTodoEncoder {
     case nil: break
     }
 
+    let alarmLines = (ical[ICSSchedule.alarmLinesKey]?.arrayValue ?? []).map {
+      ($0.arrayValue ?? []).compactMap(\.stringValue)
+    }
+    let schedule = ICSSchedule.lines(of: reminder, alarmLines: alarmLines)
+    lines += schedule.properties
+    for zone in schedule.tzids where !tzids.contains(zone) { tzids.append(zone) }
+
     let tags = reminder.tags.filter { !$0.isEmpty }
     if tags.count < reminder.tags.count {
       diagnostics.warning("cannot-carry", "iCalendar cannot carry an empty tag; it is left out", uid: reminder.id)
@@ -105,6 +112,7 @@ final class VTodoEncoder {
     for raw in ical["invalid"]?.arrayValue ?? [] {
       if let line = raw.stringValue { lines.append(VTodoDecoder.encodedInvalid(line)) }
     }
+    lines += schedule.alarms
     lines += (ical["lines"]?.arrayValue ?? []).compactMap(\.stringValue)
     lines += JCalTranslation.legacyLines(legacy, components: true)
     lines.append("END:VTODO")
@@ -143,6 +151,12 @@ final class VTodoEncoder {
       diagnostics.warning(
         "cannot-carry",
         "\(withCR.joined(separator: ", ")) \(withCR.count == 1 ? "holds" : "hold") a CR; iCalendar text has one line break, so CR and CRLF are written as LF",
+        uid: reminder.id)
+    }
+    if let start = reminder.startDate, start == reminder.dueDate {
+      diagnostics.warning(
+        "cannot-carry",
+        "the start date equals the due date; iCalendar readers (Apple's convention) take DTSTART equal to DUE for no start date",
         uid: reminder.id)
     }
     if let url = reminder.url, url.trimmingASCIIWhitespace().isEmpty {

@@ -167,6 +167,9 @@ public enum JSONLinesFormat {
     if let parent = reminder.parentID { length += textBound(parent) }
     if let url = reminder.url { length += textBound(url) }
     if case .zoned(_, let zone) = reminder.dueDate { length += 2 * textBound(zone) }
+    if case .zoned(_, let zone) = reminder.startDate { length += 2 * textBound(zone) }
+    if let recurrence = reminder.recurrence { length += valueBound(ScheduleJSON.value(recurrence)) }
+    if !reminder.alarms.isEmpty { length += valueBound(ScheduleJSON.value(reminder.alarms)) }
     for tag in reminder.tags { length += textBound(tag) + 1 }
     for (key, value) in reminder.extra { length += textBound(key) + 2 + valueBound(value) }
     return length

@@ -3,8 +3,8 @@
 public enum ReminderJSON {
   /// Reminder keys, in the order they are written.
   public static let reminderKeys = [
-    "id", "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "dueTimeZone",
-    "priority", "parentId", "tags", "url", "createdAt", "editedAt", "extra",
+    "id", "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "dueTimeZone", "startDate",
+    "startTimeZone", "recurrence", "alarms", "priority", "parentId", "tags", "url", "createdAt", "editedAt", "extra",
   ]
   /// List keys, in the order they are written (`reminders` follows in `json`).
   public static let listKeys = ["id", "name", "symbol", "color", "createdAt", "extra"]
@@ -23,6 +23,10 @@ public enum ReminderJSON {
     ("flagged", { $1 += ($0.flagged ? "true" : "false").utf8 }),
     ("dueDate", { appendString($0.dueDate?.isoText, to: &$1) }),
     ("dueTimeZone", { appendString($0.dueDate?.timeZoneIdentifier, to: &$1) }),
+    ("startDate", { appendString($0.startDate?.isoText, to: &$1) }),
+    ("startTimeZone", { appendString($0.startDate?.timeZoneIdentifier, to: &$1) }),
+    ("recurrence", { JSONText.append($0.recurrence.map(ScheduleJSON.value) ?? .null, to: &$1) }),
+    ("alarms", { JSONText.append(ScheduleJSON.value($0.alarms), to: &$1) }),
     ("priority", { JSONText.appendString($0.priority.rawValue, to: &$1) }),
     ("parentId", { appendString($0.parentID, to: &$1) }),
     ("tags", { JSONText.append(.array($0.tags.map(JSONValue.string)), to: &$1) }),
@@ -145,17 +149,23 @@ public enum ReminderJSON {
     var decoder = FieldDecoder(
       members: members, location: location, uid: members[.id]?.stringValue, diagnostics: diagnostics)
     let title = decoder.string(.title) ?? ""
-    var due: DueDate?
-    if let text = decoder.string(.dueDate) {
-      let zone = decoder.string(.dueTimeZone)
+    let due = decoder.date(.dueDate, zone: .dueTimeZone)
+    let start = decoder.date(.startDate, zone: .startTimeZone)
+    var recurrence: Recurrence?
+    if let value = members[.recurrence], !value.isNull {
       do {
-        due = try DueDate(isoText: text, timeZone: zone)
+        recurrence = try ScheduleJSON.recurrence(value)
       } catch {
-        decoder.invalid(.dueDate, .string(text), "dueDate: \(error)")
-        if let zone { decoder.invalid(.dueTimeZone, .string(zone), nil) }
+        decoder.invalid(.recurrence, value, "recurrence: \(error)")
       }
-    } else if let zone = decoder.string(.dueTimeZone) {
-      decoder.invalid(.dueTimeZone, .string(zone), "dueTimeZone without a dueDate")
+    }
+    var alarms: [Alarm] = []
+    if let value = members[.alarms], !value.isNull {
+      do {
+        alarms = try ScheduleJSON.alarms(value)
+      } catch {
+        decoder.invalid(.alarms, value, "alarms: \(error)")
+      }
     }
     var priority = Priority.none
     if let text = decoder.string(.priority) {
@@ -171,7 +181,8 @@ public enum ReminderJSON {
     var reminder = Reminder(
       id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string(.notes) ?? "",
       isDone: decoder.bool(.isDone) ?? false, completedAt: decoder.timestamp(.completedAt),
-      flagged: decoder.bool(.flagged) ?? false, dueDate: due, priority: priority,
+      flagged: decoder.bool(.flagged) ?? false, dueDate: due, startDate: start, recurrence: recurrence,
+      alarms: alarms, priority: priority,
       tags: decoder.strings(.tags), url: decoder.string(.url), createdAt: decoder.timestamp(.createdAt),
       editedAt: decoder.timestamp(.editedAt))
     reminder.extra = decoder.finish(extra: decoder.object(.extra))
@@ -201,8 +212,8 @@ extension MemberKey {
 
 /// The keys of a reminder object, in the order they are written.
 enum ReminderKey: Int, MemberKey {
-  case id, title, notes, isDone, completedAt, flagged, dueDate, dueTimeZone, priority, parentId, tags, url,
-    createdAt, editedAt, extra
+  case id, title, notes, isDone, completedAt, flagged, dueDate, dueTimeZone, startDate, startTimeZone, recurrence,
+    alarms, priority, parentId, tags, url, createdAt, editedAt, extra
   var name: String { ReminderJSON.reminderKeys[rawValue] }
   static let byName = makeIndex()
 }
@@ -269,6 +280,22 @@ struct FieldDecoder<Key: MemberKey> {
     if let text = value.stringValue { return text }
     invalid(key, value, "\(key.name) should be a string")
     return nil
+  }
+
+  /// A date and its zone (`dueDate` and `dueTimeZone`, `startDate` and `startTimeZone`).
+  mutating func date(_ key: Key, zone zoneKey: Key) -> DueDate? {
+    guard let text = string(key) else {
+      if let zone = string(zoneKey) { invalid(zoneKey, .string(zone), "\(zoneKey.name) without a \(key.name)") }
+      return nil
+    }
+    let zone = string(zoneKey)
+    do {
+      return try DueDate(isoText: text, timeZone: zone)
+    } catch {
+      invalid(key, .string(text), "\(key.name): \(error)")
+      if let zone { invalid(zoneKey, .string(zone), nil) }
+      return nil
+    }
   }
 
   mutating func bool(_ key: Key) -> Bool? {

@@ -76,6 +76,11 @@ enum OPMLName {
     static let parentID = "parentId"
     static let dueDate = "dueDate"
     static let dueTimeZone = "dueTimeZone"
+    static let startDate = "startDate"
+    static let startTimeZone = "startTimeZone"
+    /// JSON, as the JSON contract's `recurrence` and `alarms` keys.
+    static let recurrence = "recurrence"
+    static let alarms = "alarms"
     static let priority = "priority"
     static let flagged = "flagged"
     static let tags = "tags"

@@ -304,11 +304,14 @@ final class OPMLReader: RawRecordReader {
       default: fields.keep(OPMLName.status, status)  // OmniOutliner's `indeterminate`: not done
       }
     }
-    let due = fields.dueDate() ?? meaning.due
+    let due = fields.date(OPMLName.Remconv.dueDate, zone: OPMLName.Remconv.dueTimeZone) ?? meaning.due
+    let start = fields.date(OPMLName.Remconv.startDate, zone: OPMLName.Remconv.startTimeZone)
     return Reminder(
       id: id, listID: listID, parentID: parentID, title: meaning.title, notes: fields.plain(OPMLName.note) ?? "",
       isDone: isDone, completedAt: fields.timestamp(remconv: OPMLName.Remconv.completedAt),
-      flagged: fields.bool(remconv: OPMLName.Remconv.flagged) ?? false, dueDate: due,
+      flagged: fields.bool(remconv: OPMLName.Remconv.flagged) ?? false, dueDate: due, startDate: start,
+      recurrence: fields.json(OPMLName.Remconv.recurrence, ScheduleJSON.recurrence),
+      alarms: fields.json(OPMLName.Remconv.alarms, ScheduleJSON.alarms) ?? [],
       priority: fields.priority() ?? meaning.priority ?? .none, tags: fields.tags(),
       url: fields.remconv(OPMLName.Remconv.url) ?? fields.plain(OPMLName.url) ?? meaning.link,
       createdAt: fields.createdAt(), editedAt: fields.timestamp(remconv: OPMLName.Remconv.editedAt),
@@ -414,17 +417,29 @@ private struct FieldReader {
     return nil
   }
 
-  mutating func dueDate() -> DueDate? {
-    let zone = remconv(OPMLName.Remconv.dueTimeZone)
-    guard let text = remconv(OPMLName.Remconv.dueDate) else {
-      if let zone { invalid("remconv:dueTimeZone", zone, "a time zone without remconv:dueDate") }
+  /// `remconv:dueDate` and `remconv:dueTimeZone`, or the start's pair.
+  mutating func date(_ name: String, zone zoneName: String) -> DueDate? {
+    let zone = remconv(zoneName)
+    guard let text = remconv(name) else {
+      if let zone { invalid("remconv:" + zoneName, zone, "a time zone without remconv:" + name) }
       return nil
     }
     do {
       return try DueDate(isoText: text, timeZone: zone)
     } catch {
-      invalid("remconv:dueDate", text, error.description)
-      if let zone { invalidValues["remconv:dueTimeZone"] = .string(zone) }
+      invalid("remconv:" + name, text, error.description)
+      if let zone { invalidValues["remconv:" + zoneName] = .string(zone) }
+      return nil
+    }
+  }
+
+  /// A `remconv:` attribute holding JSON (`recurrence`, `alarms`), read by `decode`.
+  mutating func json<Value>(_ name: String, _ decode: (JSONValue) throws(ScheduleJSONError) -> Value) -> Value? {
+    guard let text = remconv(name) else { return nil }
+    do {
+      return try decode(try JSONParser.parse(text))
+    } catch {
+      invalid("remconv:" + name, text, "\(error)")
       return nil
     }
   }

@@ -192,6 +192,13 @@ final class OPMLWriter: ReminderWriter {
     if reminder.parentID != enclosingID { attributes.addRemconv(OPMLName.Remconv.parentID, reminder.parentID) }
     attributes.addRemconv(OPMLName.Remconv.dueDate, reminder.dueDate?.isoText)
     attributes.addRemconv(OPMLName.Remconv.dueTimeZone, reminder.dueDate?.timeZoneIdentifier)
+    attributes.addRemconv(OPMLName.Remconv.startDate, reminder.startDate?.isoText)
+    attributes.addRemconv(OPMLName.Remconv.startTimeZone, reminder.startDate?.timeZoneIdentifier)
+    attributes.addRemconv(
+      OPMLName.Remconv.recurrence, reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) })
+    if !reminder.alarms.isEmpty {
+      attributes.addRemconv(OPMLName.Remconv.alarms, JSONText.encode(ScheduleJSON.value(reminder.alarms)))
+    }
     if reminder.priority != .none { attributes.addRemconv(OPMLName.Remconv.priority, reminder.priority.rawValue) }
     if reminder.flagged { attributes.addRemconv(OPMLName.Remconv.flagged, "true") }
     if !tagsAsCategory, !reminder.tags.isEmpty {

@@ -28,11 +28,13 @@ let package = Package(
       name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(
+      name: "CLibArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
 
     // The converter core: model, formats, store, migrations, merge engine, validation.
     .target(
       name: "RemconvCore",
-      dependencies: ["CSQLite", "CICal", "CLibXML2"],
+      dependencies: ["CSQLite", "CICal", "CLibXML2", "CLibArchive"],
       swiftSettings: swiftSettings),
     // Argument parsing, commands, output and exit codes; a library so tests run it in-process.
     .target(

@@ -33,6 +33,7 @@ echo "== exports in $out"
 for format in $("$remconv" formats | awk '$2 ~ /write/ {print $1}'); do
   case "$format" in
     vdir) "$remconv" export --format vdir -o "$out/vdir" --force ;;
+    todoist-backup) "$remconv" export --format todoist-backup -o "$out/todoist-backup.zip" --force ;;
     *) "$remconv" export --format "$format" -o "$out/reminders.${format//:/-}" --force ;;
   esac
 done

@@ -1,3 +1,4 @@
+import Foundation
 import RemconvCore
 
 /// Choosing formats and opening readers and writers, shared by import, export and convert.
@@ -33,6 +34,10 @@ enum FormatSelection {
     if let name {
       guard let named = FormatRegistry.named(name), named.canWrite else {
         throw UsageError.invalidValue(name, option: "--format", allowed: FormatRegistry.writableNames)
+      }
+      // Todoist templates into a zip: a backup, one template per list.
+      if named.name == TodoistCSVFormat.descriptor.name, output?.lowercased().hasSuffix(".zip") == true {
+        return TodoistBackupFormat.descriptor
       }
       return named
     }
@@ -83,6 +88,11 @@ final class OutputDestination {
       file = nil
       target = .stream(stream)
     } else if let path, path != "-" {
+      if force, let refusal = format.existingFileRefusal, FileKind.of(path) == .regular,
+        let existing = FileManager.default.contents(atPath: path), let reason = refusal(Array(existing))
+      {
+        throw RemconvError.cannotCreateOutput("\(path): \(reason); refusing to replace it")
+      }
       let created = try OutputFile(path: path, force: force, protecting: store)
       file = created
       target = .stream(created.writer)

@@ -16,7 +16,8 @@ struct FormatsCommand: Command {
         (format.canRead ? "read" : "") + (format.canRead && format.canWrite ? "/" : "")
         + (format.canWrite ? "write" : "")
       let name = format.name + String(repeating: " ", count: width - format.name.count)
-      let extensions = format.extensions.isEmpty ? "" : " (." + format.extensions.joined(separator: ", .") + ")"
+      let names = format.extensions.map { "." + $0 } + format.fileNames
+      let extensions = names.isEmpty ? "" : " (" + names.joined(separator: ", ") + ")"
       context.io.print("\(name)\(modes.padding(10))\(format.summary)\(extensions)")
     }
     return .ok

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A format remconv reads or writes.
 public struct FormatDescriptor: Sendable {
   /// The name given to `--format`, such as `ics` or `csv:todoist`.
@@ -17,6 +19,12 @@ public struct FormatDescriptor: Sendable {
   /// format's own writing into what that source can carry; nil when it carries all of it.
   /// A merge compares with the stored item written, so filtered, and read back.
   public var dialect: (@Sendable ([UInt8]) -> (@Sendable ([UInt8]) -> [UInt8])?)? = nil
+  /// Whole file names (lower case) that select this format when the extension says nothing
+  /// (`todo.txt`: a `.txt` file is any text).
+  public var fileNames: [String] = []
+  /// For a format whose file may hold more than remconv reads (Markdown prose): given an
+  /// existing output file's bytes, why an export must not replace it; nil when it may.
+  public var existingFileRefusal: (@Sendable ([UInt8]) -> String?)? = nil
 
   public var canRead: Bool { makeReader != nil }
   public var canWrite: Bool { makeWriter != nil }
@@ -38,6 +46,9 @@ public enum FormatRegistry {
     ICSFormat.descriptor,
     VdirFormat.descriptor,
     OPMLFormat.descriptor,
+    MarkdownFormat.descriptor,
+    TodoTxtFormat.descriptor,
+    TodoistBackupFormat.descriptor,
     AppleRemindersFormat.descriptor,
     SwiftDataFormat.descriptor,
   ]
@@ -57,6 +68,7 @@ public enum FormatRegistry {
       if !AppleRemindersFormat.storeFiles(in: path).isEmpty || AppleRemindersFormat.isBackup(path) {
         return AppleRemindersFormat.descriptor
       }
+      if TodoistBackupFormat.isBackupFolder(path) { return TodoistBackupFormat.descriptor }
       if let folderFormat = all.first(where: { $0.isDirectory && $0.canRead }) { return folderFormat }
       throw .invalidInput("\(source.displayName): is a folder, and no folder format is available")
     }
@@ -66,6 +78,8 @@ public enum FormatRegistry {
     } else {
       head = try peekHead(of: source)
     }
+    // A zip is a Todoist backup, the one archive remconv reads.
+    if case .file = source, TodoistBackupFormat.isZip(head) { return TodoistBackupFormat.descriptor }
     // A SQLite file says what it is in its schema, not its first bytes.
     if case .file(let path) = source, CoreDataFile.isSQLite(head),
       let format = try CoreDataDetection.format(ofFileAt: path)
@@ -73,7 +87,9 @@ public enum FormatRegistry {
       return format
     }
     let byExtension = all.filter { format in
-      format.canRead && source.fileExtension.map { format.extensions.contains($0) } == true
+      format.canRead
+        && (source.fileExtension.map { format.extensions.contains($0) } == true
+          || source.fileName.map { format.fileNames.contains($0) } == true)
     }
     // A sniffer may refine an extension (a .csv from TickTick, a .json from Taskwarrior).
     if let refined = byExtension.first(where: { $0.sniff?(head) == true }) { return refined }
@@ -89,7 +105,10 @@ public enum FormatRegistry {
   /// The format for an output path from its extension.
   public static func detect(forOutput path: String) -> FormatDescriptor? {
     let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-    return all.first { $0.canWrite && $0.extensions.contains(ext) }
+    let name = URL(fileURLWithPath: path).lastPathComponent.lowercased()
+    if ext == "zip" { return TodoistBackupFormat.descriptor }
+    return all.first { $0.canWrite && $0.fileNames.contains(name) }
+      ?? all.first { $0.canWrite && $0.extensions.contains(ext) }
   }
 
   /// The first bytes of a file. Standard input is peeked through its preopened reader.

@@ -35,6 +35,12 @@ public enum InputSource: Sendable {
     }
   }
 
+  /// The lower-cased file name, for formats known by a whole name (`todo.txt`).
+  public var fileName: String? {
+    guard case .file(let path) = self else { return nil }
+    return URL(fileURLWithPath: path).lastPathComponent.lowercased()
+  }
+
   /// The lower-cased extension, if any.
   public var fileExtension: String? {
     guard case .file(let path) = self else { return nil }

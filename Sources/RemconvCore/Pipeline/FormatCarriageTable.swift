@@ -19,6 +19,24 @@ extension FormatCarriage {
         "list.color", "list.createdAt", "list.extra",
       ]),
     FormatCarriage(
+      "todoist-backup", identity: .derived, extraKey: "todoist", changed: ["isDone", "dueDate", "recurrence"],
+      lost: [
+        "completedAt", "flagged", "startDate", "alarms", "url", "createdAt", "editedAt", "extra",
+        "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
+    // A start with a time is written as its day; a rule beyond every N days, weeks, months or
+    // years (or weekly on named days, in Markdown) is reported and not written.
+    FormatCarriage(
+      "todotxt", identity: .derived, extraKey: "todotxt",
+      changed: ["completedAt", "url", "createdAt", "startDate", "recurrence"],
+      lost: ["notes", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
+    FormatCarriage(
+      "markdown", identity: .derived, extraKey: "markdown",
+      changed: ["notes", "completedAt", "dueDate", "createdAt", "startDate", "recurrence"],
+      lost: [
+        "flagged", "url", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
+      ]),
+    FormatCarriage(
       "googletasks", readOnly: true, extraKey: "googletasks",
       lost: [
         "flagged", "startDate", "recurrence", "alarms", "priority", "tags", "url", "extra", "list.symbol",

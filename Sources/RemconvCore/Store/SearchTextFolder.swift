@@ -52,10 +52,15 @@ final class SearchTextFolder {
   private var arenaCount = 0
   private var arenaCapacity = 4096
   /// The folds of pieces of more than one scalar and at most 16 bytes (a letter and its marks,
-  /// an emoji and its variation selector), as `length << 8 | offset << 32` in `arena`.
-  private var pieces: [PieceKey: Entry] = [:]
-  /// Beyond this many pieces, a new piece is folded without being kept (memory stays bounded).
-  private static let pieceLimit = 1 << 16
+  /// an emoji and its variation selector): an open-addressed table of `PieceSlot`s (a
+  /// dictionary's hashing and access checks cost more than the fold it finds), allocated with
+  /// the first such piece.
+  private var pieceSlots: UnsafeMutablePointer<PieceSlot>?
+  private var pieceCount = 0
+  private static let pieceSlotCount = 1 << 16
+  /// Beyond this many pieces (half the slots), a new piece is folded without being kept:
+  /// memory stays bounded and probes short.
+  private static let pieceLimit = pieceSlotCount / 2
   /// The fold being written.
   private var output: UnsafeMutablePointer<UInt8>
   private var outputCount = 0
@@ -71,6 +76,7 @@ final class SearchTextFolder {
   deinit {
     for page in 0..<Self.pageCount { pages[page]?.deallocate() }
     pages.deallocate()
+    pieceSlots?.deallocate()
     arena.deallocate()
     output.deallocate()
   }
@@ -179,17 +185,35 @@ final class SearchTextFolder {
       return
     }
     let piece = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let key = PieceKey(piece) else {
+    guard let key = PieceSlot(piece) else {
       appendOutput(Self.foundationFold(String(decoding: piece, as: UTF8.self)))
       return
     }
-    if let folded = pieces[key] {
-      appendOutput(UnsafeBufferPointer(start: arena + Int(folded >> 32), count: Int(folded >> 8 & 0xFF)))
-      return
+    let slots: UnsafeMutablePointer<PieceSlot>
+    if let existing = pieceSlots {
+      slots = existing
+    } else {
+      slots = .allocate(capacity: Self.pieceSlotCount)
+      slots.initialize(repeating: PieceSlot(), count: Self.pieceSlotCount)
+      pieceSlots = slots
+    }
+    var slot = key.hash & (Self.pieceSlotCount - 1)
+    while slots[slot].entry != 0 {
+      if slots[slot].low == key.low, slots[slot].high == key.high, slots[slot].count == key.count {
+        let folded = slots[slot].entry
+        appendOutput(UnsafeBufferPointer(start: arena + Int(folded >> 32), count: Int(folded >> 8 & 0xFF)))
+        return
+      }
+      slot = (slot + 1) & (Self.pieceSlotCount - 1)
     }
     let folded = Self.foundationFold(String(decoding: piece, as: UTF8.self))
     appendOutput(folded)
-    if pieces.count < Self.pieceLimit, let stored = store(folded) { pieces[key] = stored }
+    if pieceCount < Self.pieceLimit, let stored = store(folded) {
+      var kept = key
+      kept.entry = stored | Self.known
+      slots[slot] = kept
+      pieceCount += 1
+    }
   }
 
   /// The entry of the scalar `value`, made from Foundation's fold the first time.
@@ -249,7 +273,12 @@ final class SearchTextFolder {
 
   private func appendOutput(_ bytes: UnsafeBufferPointer<UInt8>) {
     reserveOutput(bytes.count)
-    if let base = bytes.baseAddress { (output + outputCount).update(from: base, count: bytes.count) }
+    if bytes.count <= 8 {
+      // A scalar's or a short piece's bytes: copied here rather than by a call to memmove.
+      for index in 0..<bytes.count { output[outputCount + index] = bytes[index] }
+    } else if let base = bytes.baseAddress {
+      (output + outputCount).update(from: base, count: bytes.count)
+    }
     outputCount += bytes.count
   }
 
@@ -269,21 +298,30 @@ final class SearchTextFolder {
   }
 }
 
-/// The UTF-8 of a piece of at most 16 bytes, as a dictionary key.
-private struct PieceKey: Hashable {
+/// A piece of at most 16 bytes of UTF-8 and its fold (`entry`: 0 for an empty slot).
+private struct PieceSlot {
   var low: UInt64 = 0
   var high: UInt64 = 0
-  var count: Int
+  var count = 0
+  var entry: UInt64 = 0
+
+  init() {}
 
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard bytes.count <= 16 else { return nil }
     count = bytes.count
-    for (index, byte) in bytes.enumerated() {
+    for index in 0..<bytes.count {
       if index < 8 {
-        low |= UInt64(byte) << (8 * index)
+        low |= UInt64(bytes[index]) << (8 * index)
       } else {
-        high |= UInt64(byte) << (8 * (index - 8))
+        high |= UInt64(bytes[index]) << (8 * (index - 8))
       }
     }
+  }
+
+  /// A multiplicative hash of the bytes, its high bits first.
+  var hash: Int {
+    let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+    return Int(truncatingIfNeeded: (mixed ^ (mixed >> 29)) >> 16)
   }
 }

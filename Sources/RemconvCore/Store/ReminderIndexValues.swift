@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The columns the store derives from a reminder so that SQLite can answer views, counts and
 /// searches from indexes: written with every insert and update of a reminder, filled for
@@ -27,38 +28,19 @@ public enum ReminderIndexValues {
 
   /// The separator between the folded title and notes: a control character that folding
   /// never produces from text.
-  static let searchFieldSeparator = "\u{1F}"
+  static let searchFieldSeparator = UInt8(0x1F)
 
   /// Title and notes folded as `ReminderSearch` compares them (case, diacritics and width
   /// ignored, NFC), so that a search finds its candidates with `instr` on this column.
   public static func searchText(title: String?, notes: String?) -> String {
-    fold(title ?? "") + searchFieldSeparator + fold(notes ?? "")
+    folder.withLock { $0.fold(title ?? "", notes ?? "", separatedBy: searchFieldSeparator) }
   }
 
-  /// `text` folded as the search column holds it.
+  /// `text` folded as the search column holds it: a search folds its query with this too.
   public static func fold(_ text: String) -> String {
-    asciiFolded(text)
-      ?? text.precomposedStringWithCanonicalMapping.folding(options: ReminderSearch.options, locale: nil)
+    folder.withLock { $0.fold(text) }
   }
 
-  /// ASCII text folded, nil for any other: with no diacritics, wide forms or compositions,
-  /// folding ASCII only lowers A to Z, which Foundation's folding (a bridge to `NSString` and
-  /// two normalisations, about 30,000 instructions for a short title) would do at length.
-  static func asciiFolded(_ text: String) -> String? {
-    let folded = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-      var hasUppercase = false
-      for byte in bytes {
-        if byte >= 0x80 { return nil }
-        if byte &- UInt8(ascii: "A") < 26 { hasUppercase = true }
-      }
-      guard hasUppercase else { return text }
-      return String(unsafeUninitializedCapacity: bytes.count) { lowered in
-        for (index, byte) in bytes.enumerated() {
-          lowered[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-        }
-        return bytes.count
-      }
-    }
-    return folded ?? nil
-  }
+  /// One folder for the process: what it learns of a script serves every later text.
+  private static let folder = Mutex(SearchTextFolder())
 }

@@ -79,10 +79,12 @@ def reminder(index, lists, rng):
     # Subtasks: every 10th item starts a family; the next two are its child and grandchild.
     if index % 10 in (1, 2):
         item["parentId"] = "BENCH-%08d" % (index - 1)
-    if rng.next(8) == 0:
+    # The draw comes first so that every other item stays as it was; only dated items repeat and
+    # have an alarm (RFC 5545: a rule needs its DTSTART, a relative trigger the date it names).
+    if rng.next(8) == 0 and item["dueDate"]:
         # The iCalendar format's own lossless bag: content lines written back as they are.
         item["extra"] = {"ical": {"lines": ["RRULE:FREQ=WEEKLY;BYDAY=MO", "BEGIN:VALARM", "ACTION:DISPLAY",
-                                            "DESCRIPTION:Reminder", "TRIGGER:-PT15M", "END:VALARM"]}}
+                                            "DESCRIPTION:Reminder", "TRIGGER;RELATED=END:-PT15M", "END:VALARM"]}}
     return item
 
 

@@ -70,6 +70,39 @@ import Testing
     #expect(reminder.extra["ical"] == nil, "\(reminder.extra)")
   }
 
+  /// Apple writes DTSTART equal to DUE and a trigger related to the start: the start is read
+  /// as none, so the alarm is related to the due (the same instant) and the written VTODO still
+  /// names a date its trigger relates to.
+  @Test func anAlarmOnAStartThatIsTheDueIsRelatedToTheDue() throws {
+    let apple = """
+      BEGIN:VCALENDAR\r
+      VERSION:2.0\r
+      PRODID:-//Apple Inc.//iOS 18.1//EN\r
+      BEGIN:VTODO\r
+      UID:apple-1\r
+      SUMMARY:Call the garage\r
+      DTSTART;TZID=Europe/Berlin:20261210T090000\r
+      DUE;TZID=Europe/Berlin:20261210T090000\r
+      BEGIN:VALARM\r
+      ACTION:DISPLAY\r
+      TRIGGER:-PT15M\r
+      DESCRIPTION:Reminder\r
+      END:VALARM\r
+      END:VTODO\r
+      END:VCALENDAR\r
+
+      """
+    let reminder = try #require(try ICSTest.read(text: apple).reminder("apple-1"))
+    #expect(reminder.startDate == nil)
+    #expect(reminder.alarms == [Alarm(trigger: .relative(seconds: -900, to: .due), text: "Reminder")])
+    let bench = TestBench()
+    #expect(bench.run(["import", bench.directory.write("apple.ics", apple)]).status == .ok)
+    let validated = bench.run(["validate"])
+    #expect(validated.status == .ok, "\(validated.output)\(validated.errors)")
+    let exported = bench.run(["export", "--format", "ics", "-o", "-"])
+    #expect(exported.output.contains("TRIGGER;RELATED=END:-PT15M\r\n"), "\(exported.output)")
+  }
+
   @Test func everyFormatThatCarriesThemReadsBackTheSame() throws {
     let bench = Self.benchWithWeekly()
     let expected = try Self.expected()

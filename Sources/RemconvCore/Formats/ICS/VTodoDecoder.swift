@@ -72,7 +72,9 @@ struct VTodoDecoder {
     return Reminder(
       id: uid, listID: listID, parentID: parentID, title: fields.title, notes: fields.notes,
       isDone: fields.isDone, completedAt: fields.completedAt, flagged: fields.flagged, dueDate: fields.due,
-      startDate: schedule.start, recurrence: schedule.recurrence, alarms: schedule.alarms, priority: fields.priority,
+      startDate: schedule.start, recurrence: schedule.recurrence,
+      alarms: fields.startIsDue ? schedule.alarms.map(\.relatedToDueInsteadOfStart) : schedule.alarms,
+      priority: fields.priority,
       tags: fields.tags, url: fields.url, createdAt: fields.createdAt,
       editedAt: editedAt, extra: extra)
   }
@@ -132,7 +134,10 @@ struct VTodoDecoder {
         // Apple writes DTSTART equal to DUE, meaning no start date (of a repeating to-do it is
         // the rule's anchor, which the writer puts back from the due date). Another start is
         // read with the recurrence and alarms (`ICSSchedule`).
-        if let start = ICSDateValue(parts), start == due { continue }
+        if let start = ICSDateValue(parts), start == due {
+          fields.startIsDue = true
+          continue
+        }
         fields.lines.append(line.text)
         continue
       }
@@ -189,6 +194,9 @@ struct VTodoDecoder {
     var lastModified: Timestamp?
     var stampLine: (parts: ContentLineParts, line: ContentLine)?
     var parentID: String?
+    /// DTSTART equal to DUE was read as no start: an alarm related to the start is then related
+    /// to the due, the same instant, so it keeps a date it can name.
+    var startIsDue = false
     var lines: [String] = []
     var invalid: [String] = []
     var parameters: [String: JSONValue] = [:]
@@ -449,5 +457,15 @@ enum ICSPassThrough {
 
   static func encode(_ extra: [String: JSONValue]) -> String? {
     extra.isEmpty ? nil : JSONText.encode(.object(extra))
+  }
+}
+
+extension Alarm {
+  /// The alarm with a trigger related to the start moved to the due, for a start that is the due.
+  fileprivate var relatedToDueInsteadOfStart: Alarm {
+    guard case .relative(let seconds, .start) = trigger else { return self }
+    var alarm = self
+    alarm.trigger = .relative(seconds: seconds, to: .due)
+    return alarm
   }
 }

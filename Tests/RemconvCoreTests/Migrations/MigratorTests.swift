@@ -65,6 +65,64 @@ import Testing
       naming: "new problem: row 1 of alarms refers to a missing row of reminders")
   }
 
+  /// Three steps after the head, the middle one breaking a foreign key: only the final check
+  /// finds it (the counts after each step hold), and the run again from the start names it.
+  @Test func theStepThatBrokeTheStoreIsNamedAmongSeveral() throws {
+    let directory = TemporaryDirectory()
+    let steps = [
+      Migration(id: "9101_location", sql: "ALTER TABLE reminders ADD COLUMN location TEXT;"),
+      Migration(
+        id: "9102_dangling_alarm",
+        sql: """
+          CREATE TABLE alarms (id INTEGER PRIMARY KEY, reminder_id INTEGER NOT NULL REFERENCES reminders(id));
+          INSERT INTO alarms VALUES (1, 999);
+          """),
+      Migration(id: "9103_flag_color", sql: "ALTER TABLE reminders ADD COLUMN flag_color TEXT;"),
+    ]
+    let (path, options) = try headStore(extra: steps, in: directory)
+    let remindersBefore = try FixtureStores.rows(of: "reminders", inFile: path)
+    let message = expectRemconvError("migrationFailed") { try Store(path: path, options: options) }
+    #expect(message.contains("migration 9102_dangling_alarm would break the store"), "\(message)")
+    #expect(message.contains("new problem: row 1 of alarms refers to a missing row of reminders"), "\(message)")
+    #expect(message.contains("the store is unchanged") && message.contains("the backup"), "\(message)")
+    #expect(try FixtureStores.rows(of: "reminders", inFile: path) == remindersBefore)
+    let status = try Store.migrationStatus(at: path, options: options)
+    #expect(status.version == Migration.head.id)
+    #expect(status.pending.map(\.id) == steps.map(\.id))
+  }
+
+  /// The findings are checked on the result, once: a step may leave one that a later step of
+  /// the same upgrade removes (the store is never committed between them), while a row that
+  /// one step loses is still caught at that step.
+  @Test func findingsAreCheckedOnTheResultAndCountsAfterEveryStep() throws {
+    let directory = TemporaryDirectory()
+    let steps = [
+      Migration(
+        id: "9101_alarms",
+        sql: """
+          CREATE TABLE alarms (id INTEGER PRIMARY KEY, reminder_id INTEGER NOT NULL REFERENCES reminders(id));
+          INSERT INTO alarms VALUES (1, 999);
+          """),
+      Migration(id: "9102_alarm_of_reminder_3", sql: "UPDATE alarms SET reminder_id = 3 WHERE id = 1;"),
+    ]
+    let (path, options) = try headStore(extra: steps, in: directory)
+    let store = try Store(path: path, options: options)
+    #expect(store.upgradeReport?.applied == steps.map(\.id))
+    #expect(try store.database.rows("PRAGMA foreign_key_check").isEmpty)
+    store.close()
+
+    let lossy = TemporaryDirectory()
+    let (lossyPath, lossyOptions) = try headStore(
+      extra: [
+        Migration(id: "9101_lose_reminder_3", sql: "DELETE FROM reminders WHERE id = 3;"),
+        Migration(
+          id: "9102_put_it_back", sql: "INSERT INTO reminders (id, list_id, title) VALUES (3, 1, 'Ersatz');"),
+      ], in: lossy)
+    let message = expectRemconvError("migrationFailed") { try Store(path: lossyPath, options: lossyOptions) }
+    #expect(message.contains("migration 9101_lose_reminder_3 would break the store"), "\(message)")
+    #expect(message.contains("table reminders had 8 row(s) expected, now 7"), "\(message)")
+  }
+
   @Test func aStepWithAnSQLErrorIsNamed() throws {
     try expectRejected("ALTER TABLE reminders ADD COLUMN title TEXT;", naming: "duplicate column name: title")
   }

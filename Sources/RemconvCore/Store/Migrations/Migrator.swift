@@ -11,19 +11,21 @@ import Foundation
 /// 4. `integrity_check`, the counts and the findings before anything changes; the preflight
 ///    (duplicate list names with `--on-duplicate fail` stop here); free space;
 /// 5. a verified backup next to the store (`MigrationBackup.take`);
-/// 6. each step in a SAVEPOINT: preflight actions, its SQL, then `quick_check`, row counts,
-///    per-list reminders and the findings, compared with those before the step; anything the
-///    step introduced rolls the whole upgrade back and names the step; the history row;
-/// 7. `integrity_check` of the result (indexes against tables, UNIQUE constraints), the
-///    counts and findings against those before the first step; `user_version` and
-///    `application_id`, COMMIT, foreign keys on, old backups pruned.
+/// 6. each step in a SAVEPOINT: preflight actions, its SQL, then the invariants: row counts and
+///    per-list reminders (count and sum of row ids), compared with those before the step; a step
+///    that lost, moved or swapped a row is found here; the history row;
+/// 7. once, after the last step: the full `integrity_check`, the findings (orphans, foreign
+///    keys, colliding names) and the counts against the store as found. When any check fails,
+///    the steps run again from the start, each followed by `quick_check`, the counts and the
+///    findings, so that the message names the step that broke the store; the whole upgrade is
+///    rolled back either way;
+/// 8. `user_version` and `application_id`, COMMIT, foreign keys on, old backups pruned.
 ///
-/// The full `integrity_check` runs on the store as found, on the backup and on the result, and
-/// `quick_check` between steps (migrations.md §5.3): the full check costs a lookup per row and
-/// index, and after every step it was more than half of an upgrade's time (docs/migrations.md,
-/// "Cost"). What it adds to `quick_check` (an index that disagrees with its table, a UNIQUE
-/// constraint broken) stays inside the transaction until the final check, which rolls the whole
-/// upgrade back.
+/// The full `integrity_check` runs on the store as found, on the backup and on the result. The
+/// checks that read every row (`quick_check`, the findings' lookups of each reminder's list and
+/// parent) run once, on the result, not after every step: the result holds whatever a step
+/// broke, since nothing is committed before them, and at 1M reminders they were as long as the
+/// steps' own SQL (docs/migrations.md, "Cost").
 struct Migrator {
   struct Settings {
     var steps: [Migration] = Migration.all
@@ -99,9 +101,12 @@ struct Migrator {
   func migrate(upTo target: String? = nil) throws -> MigrationReport {
     try database.execute("PRAGMA foreign_keys = OFF")
     defer { try? database.execute("PRAGMA foreign_keys = ON") }
-    // The checks read every table after every step: a page cache that holds the store keeps
-    // them off the disk.
-    return try database.withPageCache(mebibytes: 64) { try migrateUnderLock(upTo: target) }
+    // The steps rewrite every row and the final integrity_check looks each one up in every
+    // index: a page cache that holds the whole upgraded store (350 MB at a million reminders)
+    // keeps the changed pages from spilling into the journal and being read back from it, which
+    // was a fifth of the upgrade's CPU time. SQLite allocates the pages as it uses them, so a
+    // small store's upgrade stays small.
+    return try database.withPageCache(mebibytes: Self.pageCacheMebibytes) { try migrateUnderLock(upTo: target) }
   }
 
   private func migrateUnderLock(upTo target: String?) throws -> MigrationReport {
@@ -166,6 +171,79 @@ struct Migrator {
     }
     settings.pause.reached("0")
     try database.execute(MigrationHistory.createTable)
+    try database.execute("SAVEPOINT \(Self.stepsSavepoint)")
+    var broken: BrokenStep?
+    var overall: [String] = []
+    do {
+      let outcome = try apply(plan, preflight: preflight, from: baseline, checking: .invariants, report: &report)
+      // The steps one by one kept every row; the whole run must keep them too (a row lost in
+      // one step and re-added in another passes both), and now the checks the steps skipped:
+      // the full integrity_check and the findings, against the store as found.
+      var result = outcome.last
+      result.findings = try StoreSnapshot.findings(database)
+      overall =
+        try StoreSnapshot.integrityProblems(database).map { "integrity_check: \($0)" }
+        + result.problems(since: baseline, merged: outcome.merged)
+    } catch let failure as BrokenStep {
+      broken = failure
+    }
+    if broken != nil || !overall.isEmpty {
+      // Something broke the store: the steps run again from the start, each checked in full,
+      // so that the message names the step that did it. Only a failing upgrade pays this.
+      try database.execute("ROLLBACK TO \(Self.stepsSavepoint)")
+      do {
+        _ = try apply(plan, preflight: preflight, from: baseline, checking: .everything, report: &report)
+      } catch let failure as BrokenStep {
+        broken = failure
+      }
+      if let broken {
+        throw RemconvError.migrationFailed(
+          "\(path): migration \(broken.step.id) would break the store: \(broken.problems.prefix(10).joined(separator: "; ")); the upgrade was rolled back, the store is unchanged"
+        )
+      }
+      throw RemconvError.migrationFailed(
+        "\(path): the upgrade to \(last.id) would break the store: \(overall.prefix(10).joined(separator: "; ")); it was rolled back, the store is unchanged"
+      )
+    }
+    try database.execute("RELEASE \(Self.stepsSavepoint)")
+    try database.execute("PRAGMA user_version = \(last.number)")
+    try database.execute("PRAGMA application_id = \(Store.applicationID)")
+    report.applied = plan.map(\.id)
+    report.to = last.id
+    return report
+  }
+
+  /// The upgrade's page cache, at most.
+  static let pageCacheMebibytes = 512
+
+  /// The savepoint around all the steps, which a failed check rolls back to before running
+  /// them again, checked in full.
+  private static let stepsSavepoint = "remconv_steps"
+
+  /// What is checked after each step.
+  enum StepChecks {
+    /// Row counts per table and each list's reminders (count and sum of row ids): a row lost,
+    /// moved or swapped. One read of an index per table; the rest is checked once, after the
+    /// last step.
+    case invariants
+    /// Also `quick_check` and the findings (orphans, foreign keys, colliding names), to name
+    /// the step that broke the store once a check has failed.
+    case everything
+  }
+
+  /// A step after which a check failed, and what it found.
+  private struct BrokenStep: Error {
+    let step: Migration
+    let problems: [String]
+  }
+
+  /// Runs `plan`, each step in its savepoint, checked after it as `checks` says; returns the
+  /// snapshot after the last step and the lists the preflight merged away (into which list).
+  /// Throws `BrokenStep` when a check fails, `migrationFailed` when a step cannot run.
+  private func apply(
+    _ plan: [Migration], preflight: PreflightFindings, from baseline: StoreSnapshot, checking checks: StepChecks,
+    report: inout MigrationReport
+  ) throws -> (last: StoreSnapshot, merged: [Int64: Int64]) {
     var before = baseline
     var mergedInAll: [Int64: Int64] = [:]
     for step in plan {
@@ -192,35 +270,18 @@ struct Migrator {
       guard database.isInTransaction else {
         throw RemconvError.migrationFailed("\(path): migration \(step.id) ended the upgrade's transaction")
       }
-      let after = try StoreSnapshot.capture(database)
-      let problems =
-        try StoreSnapshot.integrityProblems(database, check: .quick).map { "quick_check: \($0)" }
-        + after.problems(since: before, merged: merged)
-      if !problems.isEmpty {
-        throw RemconvError.migrationFailed(
-          "\(path): migration \(step.id) would break the store: \(problems.prefix(10).joined(separator: "; ")); the upgrade was rolled back, the store is unchanged"
-        )
+      let after = try StoreSnapshot.capture(database, findings: checks == .everything)
+      var problems = after.problems(since: before, merged: merged)
+      if checks == .everything {
+        problems = try StoreSnapshot.integrityProblems(database, check: .quick).map { "quick_check: \($0)" } + problems
       }
+      if !problems.isEmpty { throw BrokenStep(step: step, problems: problems) }
       try history.record(step, at: settings.now())
       try database.execute("RELEASE \(savepoint)")
       before = after
       settings.pause.reached(String(step.number))
     }
-    // The steps one by one were fine; the whole run must be too (a row lost in one step and
-    // re-added in another would pass both), and the full integrity_check the steps skipped.
-    let overall =
-      try StoreSnapshot.integrityProblems(database).map { "integrity_check: \($0)" }
-      + before.problems(since: baseline, merged: mergedInAll)
-    if !overall.isEmpty {
-      throw RemconvError.migrationFailed(
-        "\(path): the upgrade to \(last.id) would break the store: \(overall.prefix(10).joined(separator: "; ")); it was rolled back, the store is unchanged"
-      )
-    }
-    try database.execute("PRAGMA user_version = \(last.number)")
-    try database.execute("PRAGMA application_id = \(Store.applicationID)")
-    report.applied = plan.map(\.id)
-    report.to = last.id
-    return report
+    return (before, mergedInAll)
   }
 
   /// A wait as people say it: milliseconds below a second (`300 ms`), else seconds with at

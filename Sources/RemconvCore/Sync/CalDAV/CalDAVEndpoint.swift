@@ -110,6 +110,28 @@ public final class CalDAVEndpoint: SyncEndpoint {
     }
   }
 
+  /// A `PROPPATCH` of the calendar's `displayname` and Apple `calendar-color`: a property the
+  /// server does not answer with 200 is refused (it applies all or none, RFC 4918 §9.2).
+  public func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+    -> RemoteCollection
+  {
+    let url = try self.url(forPath: collection.href)
+    let normalizedColor = color.flatMap(ListColor.normalized)
+    let answer = try multistatus(
+      request(
+        "PROPPATCH", url, depth: nil,
+        body: DAVRequestBody.propertyUpdate(displayName: displayName, color: normalizedColor)))
+    let changed = Set(answer.responses.flatMap(\.properties.keys))
+    let wanted = (displayName == nil ? [] : [DAVName.displayName]) + (normalizedColor == nil ? [] : [.calendarColor])
+    guard wanted.allSatisfy(changed.contains) else {
+      throw .refused("\(url): the server refused to change the calendar's name or colour")
+    }
+    var updated = collection
+    if let displayName { updated.displayName = displayName }
+    if let normalizedColor { updated.color = normalizedColor }
+    return updated
+  }
+
   // MARK: Reading
 
   public func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {

@@ -117,10 +117,15 @@ public final class CalDAVEndpoint: SyncEndpoint {
   {
     let url = try self.url(forPath: collection.href)
     let normalizedColor = color.flatMap(ListColor.normalized)
-    let answer = try multistatus(
+    let response = try client.send(
       request(
         "PROPPATCH", url, depth: nil,
         body: DAVRequestBody.propertyUpdate(displayName: displayName, color: normalizedColor)))
+    // A server without PROPPATCH, or one that forbids it on calendars, refuses only this.
+    if [400, 403, 405, 409, 501].contains(response.status) {
+      throw refusal(of: "changing the calendar's name or colour", response)
+    }
+    let answer = try multistatus(response, for: nil)
     let changed = Set(answer.responses.flatMap(\.properties.keys))
     let wanted = (displayName == nil ? [] : [DAVName.displayName]) + (normalizedColor == nil ? [] : [.calendarColor])
     guard wanted.allSatisfy(changed.contains) else {

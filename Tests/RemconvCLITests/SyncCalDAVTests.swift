@@ -224,4 +224,26 @@ import Testing
     #expect(try setup.titles(in: "Work") == ["Answer mail", "Slides", "Write report"])
     #expect(Self.counts(try setup.sync()) == Self.expected())
   }
+
+  /// A list renamed and coloured here is a PROPPATCH of the calendar; a calendar renamed and
+  /// recoloured by another client renames and recolours the list; then nothing is left to do.
+  @Test func aListRenamedOrRecolouredOnEitherSideIsCarriedToTheCalendar() throws {
+    let setup = try Setup(.radicale)
+    setup.add("Buy milk", list: "Groceries")
+    _ = try setup.sync()
+    #expect(setup.bench.run(["list", "edit", "Groceries", "--name", "Shopping", "--color", "#FF9500"]).status == .ok)
+    let report = try setup.sync()
+    #expect(report["collectionsUpdated"]?.arrayValue == [.string("Shopping")])
+    let renamed = try #require(try setup.other.collections().first { $0.displayName == "Shopping" })
+    #expect(renamed.color == "#FF9500")
+    #expect(try setup.remoteTitles("Shopping") == ["Buy milk"])
+
+    _ = try setup.other.updateCollection(renamed, displayName: "Errands", color: "#34C759")
+    #expect(try setup.sync()["listsUpdated"]?.arrayValue == [.string("Errands")])
+    #expect(try SyncVdirTests.lists(setup.local) == ["Errands #34C759"])
+    #expect(try setup.titles(in: "Errands") == ["Buy milk"])
+    let quiet = try setup.sync()
+    #expect(Self.counts(quiet) == Self.expected())
+    #expect(quiet["collectionsUpdated"]?.arrayValue == [] && quiet["listsUpdated"]?.arrayValue == [])
+  }
 }

@@ -46,6 +46,16 @@ import Testing
       FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\r\n") + "\r\n").utf8))
     }
 
+    /// Rewrites a collection's `displayname` and `color` files (nil leaves one as it is).
+    func writeMetadata(_ collection: String, name: String?, color: String?) {
+      for (file, value) in [("displayname", name), ("color", color)] {
+        guard let value else { continue }
+        let path = vdir + "/" + collection + "/" + file
+        try? FileManager.default.removeItem(atPath: path)
+        FileManager.default.createFile(atPath: path, contents: Data(value.utf8))
+      }
+    }
+
     func remoteFile(_ collection: String, _ name: String) -> String {
       (try? String(contentsOfFile: vdir + "/" + collection + "/" + name, encoding: .utf8)) ?? ""
     }
@@ -99,6 +109,13 @@ import Testing
       let dump = try Program.run(sqlite, [bench.storePath, ".dump"])
       return text + SHA256.hex(of: dump.output)
     }
+  }
+
+  /// `NAME COLOR` of every list of the store, sorted.
+  static func lists(_ setup: Setup) throws -> [String] {
+    let sqlite = try #require(Program.find("sqlite3"), "sqlite3 is not installed")
+    let rows = try Program.run(sqlite, [setup.bench.storePath, "SELECT name || ' ' || ifnull(color, '-') FROM lists"])
+    return rows.output.split(separator: "\n").map(String.init).sorted()
   }
 
   static func counts(_ report: JSONValue) -> [String: String] {
@@ -384,5 +401,139 @@ import Testing
     #expect(bench.run(["remote", "add", "v", file]).status == .ok)
     let result = bench.run(["sync", "v"])
     #expect(result.status == .unavailable && result.errors.contains("not-a-folder: is not a folder"))
+  }
+
+  // MARK: Lists, subtasks stated by parents, fractions of a second, mass deletions
+
+  @Test func aListRenamedOrRecolouredOnEitherSideIsCarriedToTheOther() throws {
+    let setup = Setup()
+    setup.add("Buy milk", list: "Groceries")
+    _ = try setup.sync()
+    #expect(setup.remoteFile("Groceries", "displayname") == "Groceries")
+    #expect(!FileManager.default.fileExists(atPath: setup.vdir + "/Groceries/color"))
+
+    // Here: renamed and coloured (the collection has no colour: it takes the list's).
+    #expect(setup.bench.run(["list", "edit", "Groceries", "--name", "Shopping", "--color", "#FF9500"]).status == .ok)
+    var report = try setup.sync()
+    #expect(report["collectionsUpdated"]?.arrayValue == [.string("Shopping")])
+    #expect(setup.remoteFile("Groceries", "displayname") == "Shopping")
+    #expect(setup.remoteFile("Groceries", "color") == "#FF9500")
+    #expect(try Self.lists(setup) == ["Shopping #FF9500"])
+    let agreed = try setup.fingerprint()
+    #expect(try setup.sync()["collectionsUpdated"]?.arrayValue == [])
+    #expect(try setup.fingerprint() == agreed)
+
+    // There: renamed and recoloured, as khal or vdirsyncer's metasync write the files.
+    setup.writeMetadata("Groceries", name: "Errands", color: "#34C759")
+    report = try setup.sync()
+    #expect(report["listsUpdated"]?.arrayValue == [.string("Errands")])
+    #expect(try Self.lists(setup) == ["Errands #34C759"])
+    #expect(try setup.titles(in: "Errands") == ["Buy milk"])
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+
+    // Renamed on both sides: the remote's name wins, as a field does.
+    #expect(setup.bench.run(["list", "edit", "Errands", "--name", "Chores"]).status == .ok)
+    setup.writeMetadata("Groceries", name: "Jobs", color: nil)
+    _ = try setup.sync()
+    #expect(try Self.lists(setup) == ["Jobs #34C759"])
+    #expect(setup.remoteFile("Groceries", "displayname") == "Jobs")
+    let settled = try setup.fingerprint()
+    _ = try setup.sync()
+    #expect(try setup.fingerprint() == settled)
+  }
+
+  @Test func aSubtaskThatOnlyItsParentNamesKeepsItsParentAndIsNotRewritten() throws {
+    let setup = Setup()
+    setup.writeRemote(
+      "Work", "a-kid.ics", Self.foreignItem(uid: "kid@other", summary: "Kid"))
+    setup.writeRemote(
+      "Work", "b-parent.ics",
+      Self.foreignItem(uid: "parent@other", summary: "Parent", extra: ["RELATED-TO;RELTYPE=CHILD:kid@other"]))
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 2))
+    #expect(try setup.reminder(titled: "Kid")?["parentId"]?.stringValue == "parent@other")
+    let kidFile = setup.remoteFile("Work", "a-kid.ics")
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.remoteFile("Work", "a-kid.ics") == kidFile)
+
+    // The kid edited there, still naming no parent: it keeps the one its parent gives it.
+    setup.writeRemote("Work", "a-kid.ics", Self.foreignItem(uid: "kid@other", summary: "Kid (renamed)"))
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(try setup.reminder(titled: "Kid (renamed)")?["parentId"]?.stringValue == "parent@other")
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+
+    // A parent that names an existing reminder its child later: the link is taken, the
+    // child's item is left as it is.
+    setup.writeRemote("Work", "c-other.ics", Self.foreignItem(uid: "other@other", summary: "Other"))
+    _ = try setup.sync()
+    let otherFile = setup.remoteFile("Work", "c-other.ics")
+    setup.writeRemote(
+      "Work", "b-parent.ics",
+      Self.foreignItem(
+        uid: "parent@other", summary: "Parent",
+        extra: ["RELATED-TO;RELTYPE=CHILD:kid@other", "RELATED-TO;RELTYPE=CHILD:other@other"]))
+    _ = try setup.sync()
+    #expect(try setup.reminder(titled: "Other")?["parentId"]?.stringValue == "parent@other")
+    #expect(setup.remoteFile("Work", "c-other.ics") == otherFile)
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+  }
+
+  @Test func timesWithFractionsOfASecondAreReportedOncePerSyncAndNotAgainOnceCut() throws {
+    let setup = Setup()
+    let lines = (1...3).map { index in
+      #"{"id": "f\#(index)@x", "title": "Item \#(index)", "list": "Inbox", "createdAt": "2026-11-01T08:00:00.250Z"}"#
+    }
+    let file = setup.bench.directory.write("items.jsonl", lines.joined(separator: "\n") + "\n")
+    #expect(setup.bench.run(["import", file]).status == .ok)
+    var result = setup.bench.run(["sync", "v"])
+    #expect(result.status == .ok)
+    let warnings = result.errors.components(separatedBy: "\n").filter { $0.contains("fractions of a second") }
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("3 reminders") == true)
+    // An edit uploads the reminder again: its creation time was cut before, so nothing is new.
+    #expect(setup.bench.run(["edit", "f1@x", "--title", "Item one"]).status == .ok)
+    result = setup.bench.run(["sync", "v"])
+    #expect(result.status == .ok)
+    #expect(setup.remoteTitles("Inbox").contains("Item one"))
+    #expect(!result.errors.contains("fractions of a second"), "\(result.errors)")
+  }
+
+  @Test func aSyncThatWouldDeleteMostOfASideIsRefusedUnlessAllowed() throws {
+    for direction in ["store", "remote"] {
+      let setup = Setup()
+      var ids: [String] = []
+      for index in 1...8 { ids.append(setup.add("Chore \(index)", list: "Chores")) }
+      _ = try setup.sync()
+      if direction == "store" {
+        for id in ids.prefix(6) { #expect(setup.bench.run(["delete", id]).status == .ok) }
+      } else {
+        for name in setup.remoteItems("Chores").prefix(6) {
+          try FileManager.default.removeItem(atPath: setup.vdir + "/Chores/" + name)
+        }
+      }
+      let before = try setup.fingerprint()
+      let refused = setup.bench.run(["sync", "v"])
+      #expect(refused.status == .dataError, "\(direction): \(refused.errors)")
+      #expect(refused.errors.contains("would delete 6 of the 8"), "\(refused.errors)")
+      #expect(refused.errors.contains("--allow-mass-delete"))
+      #expect(try setup.fingerprint() == before, "\(direction): nothing changes on either side")
+      let dryRun = setup.bench.run(["sync", "v", "--dry-run"])
+      #expect(dryRun.status == .dataError)
+
+      let report = try setup.sync(["--allow-mass-delete"])
+      #expect(
+        Self.counts(report)
+          == (direction == "store" ? Self.expected(deletedRemote: 6) : Self.expected(deletedLocal: 6)))
+      #expect(setup.remoteItems("Chores").count == 2)
+      #expect(try setup.titles(in: "Chores").count == 2)
+    }
+  }
+
+  @Test func aHandfulOfDeletionsIsNoMassDeletion() throws {
+    let setup = Setup()
+    var ids: [String] = []
+    for index in 1...6 { ids.append(setup.add("Chore \(index)", list: "Chores")) }
+    _ = try setup.sync()
+    for id in ids.prefix(5) { #expect(setup.bench.run(["delete", id]).status == .ok) }
+    #expect(Self.counts(try setup.sync()) == Self.expected(deletedRemote: 5))
   }
 }

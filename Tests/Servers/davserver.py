@@ -145,7 +145,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             answer = answer[: len(answer) // 2]
         self.answer(status, dict(headers), answer)
 
-    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_OPTIONS = do_POST = handle_one
+    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_PROPPATCH = do_OPTIONS = do_POST = handle_one
 
     def matching_rule(self):
         try:

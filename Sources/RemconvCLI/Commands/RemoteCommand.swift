@@ -153,19 +153,26 @@ struct SyncCommand: Command {
       same name, else a new one). What one side changed goes to the other; a reminder changed on
       both sides is merged field by field, and where both changed the same field the remote's
       value is kept and the local version is kept whole as a conflict copy ("TITLE (conflict
-      copy)"), on both sides. Exit status 77: the remote refused the credentials; 69: it cannot
-      be reached; 65: it sent something malformed; 75: the store is busy.
+      copy)"), on both sides. A sync that would delete more than half of a list's or a
+      collection's items (more than 5) is refused unless --allow-mass-delete is given. Exit
+      status 77: the remote refused the credentials; 69: it cannot be reached; 65: it sent
+      something malformed, or a mass deletion was refused; 75: the store is busy.
       """,
     arguments: [ArgumentSpec("name", help: "The remote's name (remconv remote list).")],
     options: [
       .flag("dry-run", help: "Say what the sync would do; change nothing on either side."),
       .option("report", value: "format", help: "Print what the sync did.", allowed: ["json", "text"]),
+      .flag(
+        "allow-mass-delete",
+        help:
+          "Delete even when more than half of a list's or a collection's items would go (refused otherwise, exit 65)."),
     ],
     examples: ["remconv sync notes", "remconv sync notes --dry-run --report json"])
 
   let name: String
   let dryRun: Bool
   let reportFormat: String?
+  let allowsMassDeletion: Bool
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     guard let name = arguments.positional(0) else { throw .missingArgument("name") }
@@ -173,6 +180,7 @@ struct SyncCommand: Command {
     self.name = name
     dryRun = arguments.flag("dry-run")
     reportFormat = arguments.value("report")
+    allowsMassDeletion = arguments.flag("allow-mass-delete")
   }
 
   func run(_ context: CommandContext) throws -> ExitStatus {
@@ -189,6 +197,7 @@ struct SyncCommand: Command {
     }
     var options = SyncEngine.Options()
     options.dryRun = dryRun
+    options.allowsMassDeletion = allowsMassDeletion
     options.now = context.now
     options.timeZone = context.timeZone
     options.killAfterRemoteWrites = SyncEngine.Options.testKillPoint(in: context.environment)
@@ -249,6 +258,8 @@ struct SyncCommand: Command {
         }),
       "collectionsCreated": .array(report.collectionsCreated.map(JSONValue.string)),
       "listsCreated": .array(report.listsCreated.map(JSONValue.string)),
+      "collectionsUpdated": .array(report.collectionsUpdated.map(JSONValue.string)),
+      "listsUpdated": .array(report.listsUpdated.map(JSONValue.string)),
     ])
   }
 }

@@ -65,7 +65,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
       switch error {
       case .authenticationRefused: return .storeTooNew
       case .unreachable: return .unavailable
-      case .malformedResponse, .refused, .invalidSyncToken: return .dataError
+      case .malformedResponse, .refused, .massDeletionRefused, .invalidSyncToken: return .dataError
       }
     case let failure as ImportFailure:
       if let underlying = failure.underlying { return from(underlying) }

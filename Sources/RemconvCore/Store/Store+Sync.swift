@@ -95,6 +95,13 @@ extension Store {
     return database.lastInsertRowID
   }
 
+  /// Records the display name both sides now agree on for a pairing's collection.
+  public func setSyncCollectionDisplayName(_ displayName: String?, collection: Int64) throws {
+    try database.run(
+      "UPDATE sync_collections SET display_name = ? WHERE id = ?",
+      [displayName.map(SQLValue.text) ?? .null, .integer(collection)])
+  }
+
   /// Forgets a pairing and the states of its items.
   public func removeSyncCollection(rowID: Int64) throws {
     try database.run("DELETE FROM sync_collections WHERE id = ?", [.integer(rowID)])

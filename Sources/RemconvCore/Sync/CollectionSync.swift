@@ -29,6 +29,13 @@ final class CollectionSync {
   private let dryRun: Bool
   private(set) var report = SyncReport()
 
+  /// Deleting more items of one side than this in one sync, and more than half of them, is
+  /// refused without `--allow-mass-delete`: an emptied folder, a wiped account, a store
+  /// replaced by an empty one look like that.
+  static let massDeletionFloor = 5
+
+  private var pairedItemCount = 0
+  private var remoteDeletionCount = 0
   private var storedToken: String?
   private var newToken: String?
   private var downloads: [Download] = []
@@ -37,6 +44,11 @@ final class CollectionSync {
   private var droppedStates: [String] = []
   private var conflictCopies: [Reminder] = []
   private var writes: [PendingWrite] = []
+  /// The `RELTYPE=CHILD` links the fetched items state.
+  private let links = ChildLinks()
+  /// Reminders of this list that a fetched parent names as its children and that the store
+  /// holds without a parent: they take it, and their items are not rewritten for it.
+  private var linkedChildren: [(uid: String, parent: String)] = []
   /// Item names on the remote, and those this pass creates: a create never meets another item.
   private var takenNames: Set<String> = []
 
@@ -65,6 +77,7 @@ final class CollectionSync {
   func plan() throws {
     storedToken = try store.syncCollections(remote: remoteRowID).first { $0.rowID == collectionID }?.syncToken
     let states = try store.syncItems(collection: collectionID)
+    pairedItemCount = states.count
     var stateByHref: [String: SyncItemState] = [:]
     for state in states { stateByHref[state.href] = state }
     let remoteETags = try listRemote(states: states)
@@ -81,14 +94,25 @@ final class CollectionSync {
       let batch = Array(toFetch[start..<min(start + SyncEngine.fetchBatchSize, toFetch.count)])
       for item in try endpoint.fetch(batch, in: collection) { fetched[item.href] = item }
     }
+    // Every fetched item is read before any is decided on: a parent may name its subtasks
+    // (RELTYPE=CHILD, RFC 9253) while their own items name no parent, in any order.
+    var decoded: [String: Reminder] = [:]
+    for href in toFetch {
+      if let item = fetched[href], let reminder = decode(item) { decoded[href] = reminder }
+    }
+    for (href, reminder) in decoded where reminder.parentID == nil {
+      if let link = links.parent(of: reminder.id), link.parent != reminder.id { decoded[href]?.parentID = link.parent }
+    }
+    let fetchedUIDs = Set(decoded.values.map(\.id))
 
     var claimedUIDs: Set<String> = []
     for state in states {
       claimedUIDs.insert(state.uid)
-      try decideKnown(state, remoteETag: remoteETags[state.href], local: local[state.uid], fetched: fetched)
+      try decideKnown(
+        state, remoteETag: remoteETags[state.href], local: local[state.uid], fetched: fetched, decoded: decoded)
     }
     for href in toFetch where stateByHref[href] == nil {
-      guard let item = fetched[href], let remoteReminder = decode(item) else { continue }
+      guard let item = fetched[href], let remoteReminder = decoded[href] else { continue }
       guard claimedUIDs.insert(remoteReminder.id).inserted else {
         skip(href, "a second item with the UID \(remoteReminder.id) in this collection: left alone")
         continue
@@ -105,6 +129,10 @@ final class CollectionSync {
     }
     for uid in localOrder where !claimedUIDs.contains(uid) {
       if let reminder = local[uid] { try upload(reminder) }
+    }
+    for (child, parent) in links.parentsByChild.sorted(by: { $0.key < $1.key })
+    where !fetchedUIDs.contains(child) && claimedUIDs.contains(child) && local[child]?.parentID == nil {
+      linkedChildren.append((child, parent))
     }
   }
 
@@ -145,7 +173,8 @@ final class CollectionSync {
 
   /// Decides for an item both sides agreed on at the last sync.
   private func decideKnown(
-    _ state: SyncItemState, remoteETag: String??, local: Reminder?, fetched: [String: RemoteItem]
+    _ state: SyncItemState, remoteETag: String??, local: Reminder?, fetched: [String: RemoteItem],
+    decoded: [String: Reminder]
   ) throws {
     let localChanged = local.map { SyncEngine.digest($0) != state.localDigest }
     guard let remoteETag else {
@@ -165,6 +194,7 @@ final class CollectionSync {
       case (nil, _):
         // Deleted in the store: deleted on the remote, if it is still as agreed.
         guard let etag = state.etag else { return }
+        remoteDeletionCount += 1
         writes.append(
           PendingWrite(write: .delete(href: state.href, etag: etag)) { [self] result in
             guard case .deleted = result else { return }
@@ -177,7 +207,7 @@ final class CollectionSync {
       return
     }
     // Changed on the remote.
-    guard let item = fetched[state.href], let remoteReminder = decode(item) else { return }
+    guard let item = fetched[state.href], let remoteReminder = decoded[state.href] else { return }
     guard let local else {
       // Deleted here, edited there: the edit wins, nothing is lost.
       conflict(.deletedLocallyEditedRemotely, remoteReminder)
@@ -186,6 +216,11 @@ final class CollectionSync {
       return
     }
     if localChanged == false {
+      var remoteReminder = remoteReminder
+      if remoteReminder.parentID == nil, let parent = local.parentID, try base(of: state.href)?.parentID == nil {
+        // The item never named the parent (a parent's RELTYPE=CHILD link gave it): kept.
+        remoteReminder.parentID = parent
+      }
       if SyncEngine.digest(remoteReminder) == state.localDigest {
         // A new ETag for the same content (a server that rewrote our write): nothing changes.
         etagRefreshes.append((state.href, item.etag))
@@ -195,13 +230,17 @@ final class CollectionSync {
       }
       return
     }
-    let base = try store.syncItemBase(collection: collectionID, href: state.href).flatMap { bytes -> Reminder? in
-      guard case .reminder(let reminder) = try codec.decode(bytes, name: itemName(state.href), in: list) else {
+    try merge(local: local, remote: remoteReminder, base: try base(of: state.href), item: item)
+  }
+
+  /// The reminder both sides last agreed on for `href`, read from the state's bytes.
+  private func base(of href: String) throws -> Reminder? {
+    try store.syncItemBase(collection: collectionID, href: href).flatMap { bytes -> Reminder? in
+      guard case .reminder(let reminder) = try codec.decode(bytes, name: itemName(href), in: list) else {
         return nil
       }
       return reminder
     }
-    try merge(local: local, remote: remoteReminder, base: base, item: item)
   }
 
   /// An item changed on both sides: the merge goes to the store, and to the remote when it
@@ -256,7 +295,7 @@ final class CollectionSync {
 
   private func decode(_ item: RemoteItem) -> Reminder? {
     do {
-      switch try codec.decode(item.body, name: itemName(item.href), in: list) {
+      switch try codec.decode(item.body, name: itemName(item.href), in: list, links: links) {
       case .reminder(var reminder):
         reminder.listID = list.id
         return reminder
@@ -291,6 +330,7 @@ final class CollectionSync {
       write = .create(name: name, body: body)
     }
     let digest = SyncEngine.digest(reminder)
+    let cutsFractions = try cutsNewFractions(reminder, replacing: href)
     writes.append(
       PendingWrite(write: write) { [self] result in
         switch result {
@@ -300,10 +340,36 @@ final class CollectionSync {
             SyncItemState(href: written, etag: etag, uid: reminder.id, localDigest: digest), base: body,
             collection: collectionID)
           report.uploaded += 1
+          if cutsFractions { report.fractionsCut += 1 }
           try then()
         case .deleted, .preconditionFailed, .rejected: break
         }
       })
+  }
+
+  /// Whether writing `reminder` cuts a fraction of a second the remote has not seen cut
+  /// before: an instant with a fraction whose whole second the base (the item as both sides
+  /// last agreed on it) does not already hold. What round-tripped once is not counted again.
+  private func cutsNewFractions(_ reminder: Reminder, replacing href: String?) throws -> Bool {
+    let instants = VTodoEncoder.fractionalInstants(of: reminder)
+    guard !instants.isEmpty else { return false }
+    guard let href, let base = try base(of: href) else { return true }
+    let agreed = ["createdAt": base.createdAt, "editedAt": base.editedAt, "completedAt": base.completedAt]
+    return instants.contains { agreed[$0.name] != .some($0.written) }
+  }
+
+  /// Throws when the plan deletes more than half of the items of one side (and more than a
+  /// handful), before anything of it is written on either side.
+  func refuseMassDeletion() throws(SyncError) {
+    let sides = [
+      (remoteDeletionCount, "items of the collection '\(collection.href)' on the remote (deleted in the store)"),
+      (localDeletions.count, "reminders of the list '\(list.name)' in the store (gone from the remote)"),
+    ]
+    for (count, what) in sides where count > Self.massDeletionFloor && count * 2 > pairedItemCount {
+      throw .massDeletionRefused(
+        "the sync would delete \(count) of the \(pairedItemCount) \(what); nothing was changed. "
+          + "If that is what you want, run it again with --allow-mass-delete")
+    }
   }
 
   // MARK: Writing
@@ -311,7 +377,7 @@ final class CollectionSync {
   /// Whether the remote brought anything the store must record.
   var hasSomethingToRecord: Bool {
     !(downloads.isEmpty && localDeletions.isEmpty && etagRefreshes.isEmpty && droppedStates.isEmpty
-      && conflictCopies.isEmpty && newToken == storedToken)
+      && conflictCopies.isEmpty && linkedChildren.isEmpty && newToken == storedToken)
   }
 
   /// Records what came from the remote (reminders added, changed and deleted, with their
@@ -322,6 +388,15 @@ final class CollectionSync {
     try applyLocalDeletions()
     for (href, etag) in etagRefreshes { try store.setSyncItemETag(etag, href: href, collection: collectionID) }
     for href in droppedStates { try store.deleteSyncItem(href: href, collection: collectionID) }
+    for (child, parent) in linkedChildren {
+      guard let rowID = try store.reminderRowID(uid: child), let parentRowID = try store.reminderRowID(uid: parent),
+        rowID != parentRowID
+      else { continue }
+      try store.setParent(ofReminderRow: rowID, to: parentRowID)
+      if let linked = try store.reminder(rowID: rowID)?.reminder {
+        try store.setSyncItemLocalDigest(SyncEngine.digest(linked), uid: child, collection: collectionID)
+      }
+    }
     for copy in conflictCopies {
       try writeLocal(copy)
       try upload(copy)

@@ -14,6 +14,13 @@ public protocol SyncEndpoint: AnyObject {
   /// given, and returns it as `collections()` will list it.
   func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection
 
+  /// Sets the display name and the colour (`#RRGGBB`) of `collection` where given (nil leaves
+  /// one as it is) and returns the collection as `collections()` will list it. Throws
+  /// `SyncError.refused` when the remote will not change them: the engine reports it under
+  /// `skipped` and the sync goes on.
+  func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+    -> RemoteCollection
+
   /// Every item of `collection` (href and ETag, no bodies) when `token` is nil, or what changed
   /// since `token`, a token this endpoint issued in an earlier answer. Throws
   /// `SyncError.invalidSyncToken` when it no longer honours `token`: the engine then asks again
@@ -125,6 +132,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The remote refused a request the sync needs as a whole, such as creating a collection
   /// (EX_DATAERR, 65).
   case refused(String)
+  /// The sync would delete more than half of one side's items of a collection (and more than
+  /// a handful): refused, nothing written, unless `--allow-mass-delete` (EX_DATAERR, 65).
+  case massDeletionRefused(String)
   /// The remote no longer honours the sync token it issued (RFC 6578 `valid-sync-token`): the
   /// engine lists the collection in full instead. Never reaches the user.
   case invalidSyncToken
@@ -132,7 +142,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .authenticationRefused(let message), .unreachable(let message), .malformedResponse(let message),
-      .refused(let message):
+      .refused(let message), .massDeletionRefused(let message):
       message
     case .invalidSyncToken: "the remote no longer honours the sync token"
     }

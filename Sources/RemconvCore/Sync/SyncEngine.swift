@@ -19,6 +19,9 @@ public final class SyncEngine {
     public var dryRun = false
     public var now = Date()
     public var timeZone = TimeZone.current
+    /// Whether a sync may delete more than half of one side's items of a collection
+    /// (`--allow-mass-delete`); without it such a sync is refused before anything is written.
+    public var allowsMassDeletion = false
     /// Test hook (debug builds): the process kills itself with SIGKILL once this many remote
     /// writes are confirmed, before the store records them.
     public var killAfterRemoteWrites: Int?
@@ -45,6 +48,7 @@ public final class SyncEngine {
   private let endpoint: any SyncEndpoint
   private let options: Options
   private let codec: ICSItemCodec
+  private let diagnostics: DiagnosticLog
   private var report = SyncReport()
   private var remoteWrites = 0
 
@@ -55,7 +59,9 @@ public final class SyncEngine {
     self.remote = remote
     self.endpoint = options.dryRun ? DryRunEndpoint(endpoint) : endpoint
     self.options = options
-    codec = ICSItemCodec(now: options.now, diagnostics: diagnostics, timeZone: options.timeZone)
+    self.diagnostics = diagnostics
+    codec = ICSItemCodec(
+      now: options.now, diagnostics: diagnostics, timeZone: options.timeZone, reportsFractions: false)
   }
 
   public func run() throws -> SyncReport {
@@ -63,6 +69,15 @@ public final class SyncEngine {
       try store.write(commit: false) { try syncAll() }
     } else {
       try syncAll()
+    }
+    if report.fractionsCut > 0 {
+      // Once per sync, not per reminder: a store imported from an app that keeps milliseconds
+      // would otherwise warn for every item of a first upload.
+      let count = report.fractionsCut
+      diagnostics.warning(
+        "cannot-carry",
+        "\(count) reminder\(count == 1 ? "" : "s") written to the remote \(count == 1 ? "has" : "have") times with "
+          + "fractions of a second; iCalendar keeps whole seconds, so the remote holds them cut (the store keeps them)")
     }
     return report
   }
@@ -79,6 +94,7 @@ public final class SyncEngine {
   private func syncAll() throws {
     let passes = try pairCollections().map(makePass)
     for pass in passes { try pass.plan() }
+    if !options.allowsMassDeletion { for pass in passes { try pass.refuseMassDeletion() } }
     if passes.contains(where: \.hasSomethingToRecord) {
       try transaction { for pass in passes { try pass.recordWhatCameFromTheRemote() } }
     }
@@ -89,6 +105,7 @@ public final class SyncEngine {
         again += 1
         let retry = makePass(pass.pair)
         try retry.plan()
+        if !options.allowsMassDeletion { try retry.refuseMassDeletion() }
         if retry.hasSomethingToRecord { try transaction { try retry.recordWhatCameFromTheRemote() } }
         metChange = try send(retry)
       }
@@ -143,7 +160,8 @@ public final class SyncEngine {
         try store.removeSyncCollection(rowID: state.rowID)
         continue
       }
-      pairs.append(Pair(collection: collection, stateRowID: state.rowID, list: list))
+      let (carried, carriedList) = try carryListChanges(state, collection, list)
+      pairs.append(Pair(collection: carried, stateRowID: state.rowID, list: carriedList))
       pairedLists.insert(list.list.id)
       pairedHrefs.insert(collection.href)
     }
@@ -178,6 +196,60 @@ public final class SyncEngine {
       pairedHrefs.insert(collection.href)
     }
     return pairs
+  }
+
+  /// Carries a list's rename or recolour to its collection, and the collection's to the list
+  /// (docs/sync.md, "Lists"). The name merges three-way against the one both sides last agreed
+  /// on (`sync_collections.display_name`): the side that changed it wins, the remote when both
+  /// did. The store keeps no agreed colour: a collection's colour, when it has one, is the
+  /// list's; a collection without one takes the list's.
+  private func carryListChanges(
+    _ state: SyncCollectionState, _ collection: RemoteCollection, _ stored: StoredList
+  ) throws -> (RemoteCollection, StoredList) {
+    var list = stored.list
+    let remoteName = ListName.normalized(collection.displayName ?? VdirNames.decoded(collection.href))
+    let agreedName = ListName.normalized(state.displayName ?? VdirNames.decoded(collection.href))
+    var nameUp: String?
+    var namesAgree = true
+    if remoteName != agreedName {
+      if let other = try store.list(named: remoteName), other.rowID != stored.rowID {
+        report.skipped.append(
+          SyncSkippedItem(
+            list: list.name, href: collection.href,
+            reason: "the collection is now named '\(remoteName)', as another list is: this list keeps its name"))
+        namesAgree = false
+      } else {
+        list.name = remoteName
+      }
+    } else if ListName.normalized(list.name) != agreedName {
+      nameUp = list.name
+    }
+    let remoteColor = collection.color.flatMap(ListColor.normalized)
+    let localColor = list.color.flatMap(ListColor.normalized)
+    var colorUp: String?
+    if remoteColor != localColor {
+      if let remoteColor { list.color = remoteColor } else { colorUp = localColor }
+    }
+    var collection = collection
+    if nameUp != nil || colorUp != nil {
+      do {
+        collection = try endpoint.updateCollection(collection, displayName: nameUp, color: colorUp)
+        report.collectionsUpdated.append(list.name)
+      } catch {
+        guard case .refused(let reason) = error else { throw error }
+        report.skipped.append(SyncSkippedItem(list: list.name, href: collection.href, reason: reason))
+      }
+    }
+    var carried = stored
+    if list != stored.list {
+      try store.updateList(rowID: stored.rowID, list)
+      carried.list = list
+      report.listsUpdated.append(list.name)
+    }
+    if namesAgree, collection.displayName != state.displayName, nameUp == nil || collection.displayName == nameUp {
+      try store.setSyncCollectionDisplayName(collection.displayName, collection: state.rowID)
+    }
+    return (collection, carried)
   }
 
   // MARK: Digests
@@ -222,6 +294,15 @@ final class DryRunEndpoint: SyncEndpoint {
     let href = ".dry-run-" + VdirNames.safe(displayName)
     created.insert(href)
     return RemoteCollection(href: href, displayName: displayName, color: color)
+  }
+
+  func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+    -> RemoteCollection
+  {
+    var updated = collection
+    if let displayName { updated.displayName = displayName }
+    if let color { updated.color = color }
+    return updated
   }
 
   func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {

@@ -14,13 +14,19 @@ public struct SyncReport: Sendable, Equatable {
   /// Collections created on the remote, lists created in the store (by name).
   public var collectionsCreated: [String] = []
   public var listsCreated: [String] = []
+  /// Collections renamed or recoloured after their lists, lists after their collections.
+  public var collectionsUpdated: [String] = []
+  public var listsUpdated: [String] = []
+  /// Reminders written to the remote with times whose fractions of a second iCalendar cut
+  /// (not counting those whose cut times the remote already held): warned about once.
+  public var fractionsCut = 0
 
   public init() {}
 
   /// Whether the sync transferred anything.
   public var transferredNothing: Bool {
     uploaded == 0 && downloaded == 0 && deletedRemote == 0 && deletedLocal == 0 && collectionsCreated.isEmpty
-      && listsCreated.isEmpty
+      && listsCreated.isEmpty && collectionsUpdated.isEmpty && listsUpdated.isEmpty
   }
 }
 
@@ -64,5 +70,8 @@ extension SyncReport {
     skipped += other.skipped
     collectionsCreated += other.collectionsCreated
     listsCreated += other.listsCreated
+    collectionsUpdated += other.collectionsUpdated
+    listsUpdated += other.listsUpdated
+    fractionsCut += other.fractionsCut
   }
 }

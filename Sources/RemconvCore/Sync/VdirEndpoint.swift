@@ -50,6 +50,23 @@ public final class VdirEndpoint: SyncEndpoint {
     return RemoteCollection(href: name, displayName: displayName, color: color)
   }
 
+  public func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+    -> RemoteCollection
+  {
+    let folder = try folder(of: collection)
+    var updated = collection
+    if let displayName {
+      try replaceFile(folder + "/" + VdirFormat.displayNameFile, Array(displayName.utf8), in: folder)
+      updated.displayName = displayName
+    }
+    if let color {
+      try replaceFile(folder + "/" + VdirFormat.colorFile, Array(color.utf8), in: folder)
+      updated.color = color
+    }
+    try Self.synchronize(folder)
+    return updated
+  }
+
   public func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
     let folder = try folder(of: collection)
     var items: [RemoteItemVersion] = []
@@ -106,12 +123,7 @@ public final class VdirEndpoint: SyncEndpoint {
           results.append(.preconditionFailed(href: href))
           continue
         }
-        let temporary = try stage(body, in: folder)
-        guard rename(temporary, path) == 0 else {
-          let reason = Self.lastError
-          unlink(temporary)
-          throw .unreachable("\(path): cannot replace: \(reason)")
-        }
+        try replaceFile(path, body, in: folder)
         results.append(.updated(href: href, etag: Self.etag(of: path)))
       case .delete(let href, let etag):
         let path = folder + "/" + href
@@ -177,6 +189,17 @@ public final class VdirEndpoint: SyncEndpoint {
     let path = folder + "/.remconv-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     try writeFile(path, body)
     return path
+  }
+
+  /// Replaces `path` with `body` at once, through a staged file: a reader sees the old bytes
+  /// or the new ones.
+  private func replaceFile(_ path: String, _ body: [UInt8], in folder: String) throws(SyncError) {
+    let temporary = try stage(body, in: folder)
+    guard rename(temporary, path) == 0 else {
+      let reason = Self.lastError
+      unlink(temporary)
+      throw .unreachable("\(path): cannot replace: \(reason)")
+    }
   }
 
   private func writeFile(_ path: String, _ body: [UInt8]) throws(SyncError) {

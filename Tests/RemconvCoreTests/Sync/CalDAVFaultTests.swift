@@ -36,6 +36,21 @@ import Testing
     #expect(setup.requests("REPORT").map(\.rule) == ["status", "status", nil])
   }
 
+  /// A calendar's rename is a PROPPATCH; a server without it (501) refuses only the rename,
+  /// which the engine reports and goes on from.
+  @Test func aRenameIsAPropPatchAndAServerWithoutOneRefusesOnlyIt() throws {
+    let setup = try Setup()
+    let renamed = try setup.endpoint.updateCollection(setup.collection, displayName: "Chores", color: "#ff9500")
+    #expect(renamed.displayName == "Chores" && renamed.color == "#FF9500")
+    let listed = try CalDAVFixtures.endpoint(setup.radicale.url).collections().first { $0.href == renamed.href }
+    #expect(listed?.displayName == "Chores" && listed?.color == "#FF9500")
+    try setup.proxy.setRules([.init(method: "PROPPATCH", action: "status", status: 501)])
+    let error = syncError { try setup.endpoint.updateCollection(renamed, displayName: "Errands", color: nil) }
+    guard case .refused(let message) = error else { throw Failure("\(String(describing: error))") }
+    #expect(message.contains("501"))
+    #expect(setup.requests("PROPPATCH").filter { $0.rule == "status" }.count == 1)
+  }
+
   @Test func aServerThatKeepsFailingIsUnreachableAfterBoundedAttempts() throws {
     let setup = try Setup()
     try setup.proxy.setRules([.init(method: "PROPFIND", action: "status", status: 503)])

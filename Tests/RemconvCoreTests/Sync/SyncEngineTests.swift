@@ -19,6 +19,11 @@ import Testing
     func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
       try vdir.createCollection(displayName: displayName, color: color)
     }
+    func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+      -> RemoteCollection
+    {
+      try vdir.updateCollection(collection, displayName: displayName, color: color)
+    }
     func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
       try vdir.changes(in: collection, since: token)
     }

@@ -58,6 +58,9 @@ final class ChildLinks {
     if parents[child] == nil { parents[child] = Link(parent: parent, location: location) }
   }
 
+  /// Every link, by the child's UID.
+  var parentsByChild: [String: String] { parents.mapValues(\.parent) }
+
   /// The parent that names `child` as its child, if any.
   func parent(of child: String) -> Link? { parents[child] }
 

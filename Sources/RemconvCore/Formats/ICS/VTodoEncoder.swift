@@ -11,10 +11,14 @@ final class VTodoEncoder {
 
   private let stamp: String
   private let diagnostics: DiagnosticLog
+  /// Whether each reminder whose times have fractions of a second is warned about. A sync
+  /// counts them itself (`fractionalInstants`), once per sync, leaving out what was cut before.
+  private let reportsFractions: Bool
 
-  init(now: Date, diagnostics: DiagnosticLog) {
+  init(now: Date, diagnostics: DiagnosticLog, reportsFractions: Bool = true) {
     stamp = Self.utc(Timestamp(now))
     self.diagnostics = diagnostics
+    self.reportsFractions = reportsFractions
   }
 
   func encode(_ reminder: Reminder) -> Encoded {
@@ -132,13 +136,8 @@ final class VTodoEncoder {
   /// holds it: fractions of a second, a CR in text (TEXT has one line break, written `\n`),
   /// an empty URL (a URL property needs a URI).
   private func reportWhatCannotBeCarried(_ reminder: Reminder) {
-    let instants = [
-      ("createdAt", reminder.createdAt), ("editedAt", reminder.editedAt), ("completedAt", reminder.completedAt),
-    ]
-    let subSecond = instants.compactMap { name, value in
-      value.map { $0.millisecondsSinceEpoch % 1000 != 0 } == true ? name : nil
-    }
-    if !subSecond.isEmpty {
+    let subSecond = Self.fractionalInstants(of: reminder).map(\.name)
+    if reportsFractions, !subSecond.isEmpty {
       diagnostics.warning(
         "cannot-carry",
         "\(subSecond.joined(separator: ", ")) \(subSecond.count == 1 ? "has" : "have") fractions of a second; iCalendar keeps whole seconds, so they are cut",
@@ -162,6 +161,18 @@ final class VTodoEncoder {
     if let url = reminder.url, url.trimmingASCIIWhitespace().isEmpty {
       diagnostics.warning(
         "cannot-carry", "the url is empty; iCalendar's URL needs a URI, so it is left out", uid: reminder.id)
+    }
+  }
+
+  /// The reminder's instants that have fractions of a second (iCalendar keeps whole seconds),
+  /// by field name, with the instant each is written as.
+  static func fractionalInstants(of reminder: Reminder) -> [(name: String, written: Timestamp)] {
+    let instants = [
+      ("createdAt", reminder.createdAt), ("editedAt", reminder.editedAt), ("completedAt", reminder.completedAt),
+    ]
+    return instants.compactMap { name, value in
+      guard let value, value.millisecondsSinceEpoch % 1000 != 0 else { return nil }
+      return (name, Timestamp(utc: value.utcWallTime))
     }
   }
 

@@ -337,13 +337,7 @@ public enum VdirFormat {
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       guard let folder else { throw RemconvError.cannotCreateOutput("\(root): a reminder came before its list") }
-      let encoded = encoder.encode(reminder)
-      var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:" + ICSFormat.productID]
-      for tzid in encoded.tzids {
-        if let zone = timezones.lines(for: tzid, keptBy: reminder) { lines += zone }
-      }
-      lines += encoded.lines
-      lines.append("END:VCALENDAR")
+      let lines = ICSItemCodec.itemLines(reminder, encoder: encoder, timezones: timezones)
       // The reminder's own file where the folder has one, whatever it is called; else a new
       // name, as todoman and vdirsyncer name items.
       let file =

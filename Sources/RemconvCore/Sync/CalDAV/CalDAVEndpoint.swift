@@ -110,6 +110,33 @@ public final class CalDAVEndpoint: SyncEndpoint {
     }
   }
 
+  /// A `PROPPATCH` of the calendar's `displayname` and Apple `calendar-color`: a property the
+  /// server does not answer with 200 is refused (it applies all or none, RFC 4918 §9.2).
+  public func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
+    -> RemoteCollection
+  {
+    let url = try self.url(forPath: collection.href)
+    let normalizedColor = color.flatMap(ListColor.normalized)
+    let response = try client.send(
+      request(
+        "PROPPATCH", url, depth: nil,
+        body: DAVRequestBody.propertyUpdate(displayName: displayName, color: normalizedColor)))
+    // A server without PROPPATCH, or one that forbids it on calendars, refuses only this.
+    if [400, 403, 405, 409, 501].contains(response.status) {
+      throw refusal(of: "changing the calendar's name or colour", response)
+    }
+    let answer = try multistatus(response, for: nil)
+    let changed = Set(answer.responses.flatMap(\.properties.keys))
+    let wanted = (displayName == nil ? [] : [DAVName.displayName]) + (normalizedColor == nil ? [] : [.calendarColor])
+    guard wanted.allSatisfy(changed.contains) else {
+      throw .refused("\(url): the server refused to change the calendar's name or colour")
+    }
+    var updated = collection
+    if let displayName { updated.displayName = displayName }
+    if let normalizedColor { updated.color = normalizedColor }
+    return updated
+  }
+
   // MARK: Reading
 
   public func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {

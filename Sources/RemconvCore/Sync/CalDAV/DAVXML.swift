@@ -187,6 +187,15 @@ enum DAVRequestBody {
         + "</D:prop></D:set></C:mkcalendar>").utf8)
   }
 
+  /// `PROPPATCH` of a calendar's display name and Apple colour, each only when given.
+  static func propertyUpdate(displayName: String?, color: String?) -> [UInt8] {
+    let name = displayName.map { "<D:displayname>\(escape($0))</D:displayname>" } ?? ""
+    let colorProperty = color.map { "<A:calendar-color>\(escape($0))</A:calendar-color>" } ?? ""
+    return Array(
+      (declaration + "<D:propertyupdate \(namespaces)><D:set><D:prop>\(name)\(colorProperty)</D:prop></D:set>"
+        + "</D:propertyupdate>").utf8)
+  }
+
   static func escape(_ text: String) -> String {
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count)

@@ -1,21 +1,47 @@
 #!/usr/bin/env bash
 # Sync with a CalDAV server (issue 23): remconv beside vdirsyncer (Debian's) and the floor, a bare
 # client loop doing nothing but the same PUTs, each against a fresh Radicale (Debian's, with
-# htpasswd authentication) on 127.0.0.1, with the same N reminders (BENCH_SYNC_N, 2,000 by
-# default: Radicale 3.1.8 takes some 200 s for 2,000 creates whoever sends them).
+# htpasswd authentication) on 127.0.0.1, with the same N reminders.
 #
 # Measured for each client: the first sync (every item uploaded), a sync with nothing to do,
-# and a sync after 10 edits; the wall time of each and the HTTP requests Radicale logged for it.
-# Prints a Markdown table (docs/benchmarks.md, "Sync with a CalDAV server").
+# and a sync after 10 edits; the wall time of each, the HTTP requests Radicale logged for it and
+# the load average when it began. The floor's steps are the same N creates, then the same 10
+# updates (`If-Match`). Prints a Markdown table (docs/benchmarks.md, "Sync with a CalDAV server").
 #
-# Usage: bench/sync-caldav.sh [N]   (REMCONV_BINARY to use another build than .build/release)
+# Usage: bench/sync-caldav.sh [N]
+#   N               reminders (or BENCH_SYNC_N); 2,000 in a full run (Radicale 3.1.8 takes some
+#                   200 s for 2,000 creates whoever sends them), a tenth of the smallest size in
+#                   a smoke run (BENCH_SIZES set, every size below 100000, as bench/run.sh
+#                   decides), 100 for the CI's BENCH_SIZES=1000
+#   BENCH_CONFIG    the remconv build measured, release or debug (as bench/run.sh: release,
+#                   debug in a smoke run); REMCONV_BINARY names another binary
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-count=${1:-${BENCH_SYNC_N:-2000}}
-remconv=${REMCONV_BINARY:-$root/.build/release/remconv}
+smoke=0
+if [ -n "${BENCH_SIZES:-}" ]; then
+  smoke=1
+  smallest=
+  for size in $BENCH_SIZES; do
+    (( size >= 100000 )) && smoke=0
+    if [ -z "$smallest" ] || (( size < smallest )); then smallest=$size; fi
+  done
+fi
+if (( smoke )); then
+  config=${BENCH_CONFIG:-debug}
+  count=${1:-${BENCH_SYNC_N:-$(( smallest / 10 > 10 ? smallest / 10 : 10 ))}}
+else
+  config=${BENCH_CONFIG:-release}
+  count=${1:-${BENCH_SYNC_N:-2000}}
+fi
+if [ -z "${REMCONV_BINARY:-}" ]; then
+  (cd "$root" && swift build -c "$config" --product remconv >&2)
+  remconv="$(cd "$root" && swift build -c "$config" --show-bin-path)/remconv"
+else
+  remconv=$REMCONV_BINARY
+fi
 python=/usr/bin/python3
 vdirsyncer=$(command -v vdirsyncer || true)
-[ -x "$remconv" ] || { echo "build remconv first: swift build -c release" >&2; exit 1; }
+[ -x "$remconv" ] || { echo "no remconv binary at $remconv" >&2; exit 1; }
 [ -n "$vdirsyncer" ] || { echo "vdirsyncer is not installed (Scripts/bootstrap.sh --bench)" >&2; exit 1; }
 work=$(mktemp -d)
 user=bench
@@ -44,13 +70,14 @@ requests() { grep -c "request for" "$work/$1.log" || true; }
 timed() {
   local name=$1 label=$2
   shift 2
-  local before start end
+  local before start end load
   before=$(requests "$name")
+  load=$(cut -d' ' -f1 /proc/loadavg)
   start=$(date +%s.%N)
   "$@" >/dev/null 2>&1
   end=$(date +%s.%N)
-  printf '| %s | %s | %.2f s | %d |\n' "$name" "$label" "$(echo "$end - $start" | bc)" \
-    $(($(requests "$name") - before)) >>"$work/table"
+  printf '| %s | %s | %.2f s | %d | %s |\n' "$name" "$label" "$(echo "$end - $start" | bc)" \
+    $(($(requests "$name") - before)) "$load" >>"$work/table"
 }
 
 # The reminders: one VTODO per file, as a vdir collection `bench`.
@@ -67,30 +94,47 @@ for index in range(1, count + 1):
             "DUE;VALUE=DATE:2026%02d%02d" % (1 + index % 12, 1 + index % 28), "END:VTODO", "END:VCALENDAR", ""]))
 PY
 
-# The floor: the same PUTs, one after the other, from a bare loop.
+# The floor: the same PUTs, one after the other, from a bare loop: the N creates
+# (`If-None-Match: *`), then the 10 updates the clients sync (`If-Match`, the ETag each create's
+# answer gave).
 start_radicale floor
 curl -s -o /dev/null -u "$user:$password" -X MKCALENDAR "${url}$user/bench/"
 floor() {
-  "$python" - "$url$user/bench/" "$work/data/bench" "$user" "$password" <<'PY'
+  "$python" - "$1" "$url$user/bench/" "$work/data/bench" "$user" "$password" "$work/floor-etags" <<'PY'
 import base64, http.client, os, sys, urllib.parse
-target, folder, user, password = sys.argv[1:]
+step, target, folder, user, password, etags_path = sys.argv[1:]
 parts = urllib.parse.urlsplit(target)
 auth = "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
-for name in sorted(os.listdir(folder)):
-    if not name.endswith(".ics"):
-        continue
+names = sorted(name for name in os.listdir(folder) if name.endswith(".ics"))
+etags = {}
+if step == "edits":
+    with open(etags_path) as handle:
+        etags = dict(line.split(" ", 1) for line in handle.read().splitlines())
+    names = names[:10]
+for index, name in enumerate(names, 1):
     with open(os.path.join(folder, name), "rb") as handle:
         body = handle.read()
+    headers = {"Authorization": auth, "Content-Type": "text/calendar; charset=utf-8"}
+    if step == "edits":
+        lines = [b"SUMMARY:Edited %d" % index if line.startswith(b"SUMMARY:") else line for line in body.split(b"\r\n")]
+        body = b"\r\n".join(lines)
+        headers["If-Match"] = etags[name]
+    else:
+        headers["If-None-Match"] = "*"
     connection = http.client.HTTPConnection(parts.hostname, parts.port)
-    connection.request("PUT", parts.path + name, body=body, headers={
-        "Authorization": auth, "If-None-Match": "*", "Content-Type": "text/calendar; charset=utf-8"})
+    connection.request("PUT", parts.path + name, body=body, headers=headers)
     response = connection.getresponse()
     response.read()
     assert response.status in (201, 204), (name, response.status)
+    etags[name] = response.getheader("ETag")
     connection.close()
+if step == "creates":
+    with open(etags_path, "w") as handle:
+        handle.write("".join("%s %s\n" % item for item in etags.items()))
 PY
 }
-timed floor "first sync (PUTs only)" floor
+timed floor "first sync (PUTs only)" floor creates
+timed floor "10 edits (PUTs only)" floor edits
 
 # remconv.
 start_radicale remconv
@@ -137,8 +181,9 @@ for index in $(seq 1 10); do
 done
 timed vdirsyncer "sync after 10 edits" "$vdirsyncer" -c "$work/vs/config" sync
 
-echo "Sync with Radicale 3.1.8, $count reminders, $(nproc) cores (load $(cut -d' ' -f1 /proc/loadavg))"
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "Sync with Radicale 3.1.8, $count reminders, remconv $config build of $commit, $(nproc) cores"
 echo
-echo "| client | step | time | requests |"
-echo "| --- | --- | --- | --- |"
+echo "| client | step | time | requests | load |"
+echo "| --- | --- | --- | --- | --- |"
 cat "$work/table"

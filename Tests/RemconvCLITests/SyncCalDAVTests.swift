@@ -54,6 +54,9 @@ import Testing
 
     func remoteTitles(_ name: String) throws -> [String] { try remoteItems(name).keys.sorted() }
 
+    /// The requests the proxy saw from the `count`-th on, as `METHOD path`.
+    func requests(from count: Int) -> [String] { proxy.requests().dropFirst(count).map { "\($0.method) \($0.path)" } }
+
     static func summary(_ body: [UInt8]) -> String? {
       String(decoding: body, as: UTF8.self).split(whereSeparator: \.isNewline).first { $0.hasPrefix("SUMMARY:") }
         .map { String($0.dropFirst("SUMMARY:".count)) }
@@ -174,6 +177,48 @@ import Testing
       String(decoding: try #require(try setup.remoteItems("Work")["Write report"]).body, as: UTF8.self).contains(
         "X-OTHER-CLIENT-COLOR"))
     #expect(Self.counts(try setup.sync()) == Self.expected())
+  }
+
+  /// After the first sync, discovery is not repeated: a sync with nothing to do is the listing
+  /// of the calendar home the store kept, alone when every token it shows is the stored one, and
+  /// one request more for each collection whose token moved (here by the sync's own write). A
+  /// kept home that fails is discovered again within the same sync.
+  @Test func aNoOpSyncAfterDiscoveryIsOneRequestPerCollectionAtMost() throws {
+    let setup = try Setup(.radicale)
+    try setup.populate()
+    _ = try setup.sync()
+    _ = try setup.sync()
+    let home = "PROPFIND /\(DAVServer.user)/"
+    var before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home])
+
+    #expect(setup.bench.run(["edit", try setup.id(of: "Buy milk"), "--title", "Buy oat milk"]).status == .ok)
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 1))
+    let groceries = try setup.collection("Groceries").href
+    #expect(setup.requests(from: before).map { $0.split(separator: " ")[0] } == ["PROPFIND", "PUT"])
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home, "REPORT \(groceries)"])
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home])
+
+    // The kept home answers 404 once: discovery runs again, and the next sync starts at the home.
+    try setup.proxy.setRules([
+      .init(method: "PROPFIND", path: "/\(DAVServer.user)/", times: 1, action: "status", status: 404)
+    ])
+    setup.add("Plan trip", list: "Home")
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 1))
+    let rediscovered = setup.requests(from: before)
+    #expect(rediscovered.first == home && rediscovered.filter { $0 == home }.count > 1, "\(rediscovered)")
+    try setup.expectConverged(["Groceries", "Home", "Work"])
+    _ = try setup.sync()
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home])
   }
 
   @Test func aWrongPasswordExits77AndChangesNothing() throws {

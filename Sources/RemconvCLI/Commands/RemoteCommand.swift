@@ -190,7 +190,8 @@ struct SyncCommand: Command {
       throw RemconvError.notFound("no remote named '\(name)' (remconv remote list)")
     }
     let password = try remote.configuration.password?.resolve(environment: context.environment)
-    let endpoint = try SyncEndpoints.endpoint(for: remote.configuration, password: password)
+    let endpoint = try SyncEndpoints.endpoint(
+      for: remote.configuration, password: password, discoveredHome: remote.discoveredHome)
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { diagnostic in
       if diagnostic.severity == .warning { context.report(diagnostic) }

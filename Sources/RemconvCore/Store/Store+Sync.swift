@@ -1,9 +1,12 @@
 import Foundation
 
-/// A remote as the store keeps it (migration 0010).
+/// A remote as the store keeps it (migrations 0010 and 0011).
 public struct StoredRemote: Sendable, Equatable {
   public let rowID: Int64
   public var configuration: RemoteConfiguration
+  /// Where the last sync's discovery found the remote's collections (a CalDAV calendar home),
+  /// so that the next sync starts there; nil before the first sync.
+  public var discoveredHome: String?
 }
 
 /// One collection of a remote and the list it pairs with.
@@ -36,13 +39,19 @@ extension Store {
 
   public func remotes() throws -> [StoredRemote] {
     try database.rows(
-      "SELECT id, name, url, user_name, password_kind, password_reference FROM sync_remotes ORDER BY name"
+      """
+      SELECT id, name, url, user_name, password_kind, password_reference, discovered_home
+      FROM sync_remotes ORDER BY name
+      """
     ).map(Self.decodeRemote)
   }
 
   public func remote(named name: String) throws -> StoredRemote? {
     try database.rows(
-      "SELECT id, name, url, user_name, password_kind, password_reference FROM sync_remotes WHERE name = ?",
+      """
+      SELECT id, name, url, user_name, password_kind, password_reference, discovered_home
+      FROM sync_remotes WHERE name = ?
+      """,
       [.text(name)]
     ).first.map(Self.decodeRemote)
   }
@@ -52,7 +61,8 @@ extension Store {
     return StoredRemote(
       rowID: row.int(0) ?? 0,
       configuration: RemoteConfiguration(
-        name: row.string(1) ?? "", url: row.string(2) ?? "", user: row.string(3), password: password))
+        name: row.string(1) ?? "", url: row.string(2) ?? "", user: row.string(3), password: password),
+      discoveredHome: row.string(6))
   }
 
   /// Adds a remote; a name already taken is `RemconvError.conflict`.
@@ -72,6 +82,12 @@ extension Store {
   /// Removes a remote with its pairings and item states (the lists and reminders stay).
   public func removeRemote(rowID: Int64) throws {
     try database.run("DELETE FROM sync_remotes WHERE id = ?", [.integer(rowID)])
+  }
+
+  /// Records where discovery found the remote's collections (nil: discover again next time).
+  public func setDiscoveredHome(_ home: String?, remote: Int64) throws {
+    try database.run(
+      "UPDATE sync_remotes SET discovered_home = ? WHERE id = ?", [home.map(SQLValue.text) ?? .null, .integer(remote)])
   }
 
   // MARK: Collections

@@ -37,6 +37,14 @@ public protocol SyncEndpoint: AnyObject {
   /// exchange (authentication, the remote unreachable, a malformed answer) throws, and then the
   /// engine records nothing of this call and reruns it at the next sync.
   func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult]
+
+  /// Where `collections()` found the collections (a CalDAV calendar home's URL), for the store
+  /// to keep and the next sync's endpoint to start from; nil when finding them costs nothing.
+  var discoveredHome: String? { get }
+}
+
+extension SyncEndpoint {
+  public var discoveredHome: String? { nil }
 }
 
 /// A collection of a remote: a vdir subfolder or a CalDAV calendar.

@@ -4,12 +4,15 @@ import Foundation
 public enum SyncEndpoints {
   /// The endpoint for `remote`: a `VdirEndpoint` for a folder, a `CalDAVEndpoint` for an http
   /// or https URL. `password` is the one `remote.password` gave for this sync; nothing keeps it.
-  public static func endpoint(for remote: RemoteConfiguration, password: String?) throws(SyncError)
-    -> any SyncEndpoint
+  /// `discoveredHome` is where an earlier sync found the collections (`SyncEndpoint.discoveredHome`).
+  public static func endpoint(for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil)
+    throws(SyncError) -> any SyncEndpoint
   {
     switch remote.kind {
     case .vdir(let path): try VdirEndpoint(root: path)
-    case .caldav(let url): try CalDAVEndpoint(url: url, user: remote.user, password: password)
+    case .caldav(let url):
+      try CalDAVEndpoint(
+        url: url, user: remote.user, password: password, knownHome: discoveredHome.flatMap { URL(string: $0) })
     }
   }
 }

@@ -143,7 +143,12 @@ public final class SyncEngine {
     let remoteCollections = try endpoint.collections()
     // One transaction: a collection created on the remote and not yet recorded is found
     // again by its name at the next sync.
-    return try transaction { try pair(remoteCollections) }
+    return try transaction {
+      if endpoint.discoveredHome != remote.discoveredHome {
+        try store.setDiscoveredHome(endpoint.discoveredHome, remote: remote.rowID)
+      }
+      return try pair(remoteCollections)
+    }
   }
 
   private func pair(_ listed: [RemoteCollection]) throws -> [Pair] {
@@ -289,6 +294,8 @@ final class DryRunEndpoint: SyncEndpoint {
   init(_ remote: any SyncEndpoint) { self.remote = remote }
 
   func collections() throws(SyncError) -> [RemoteCollection] { try remote.collections() }
+
+  var discoveredHome: String? { remote.discoveredHome }
 
   func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
     let href = ".dry-run-" + VdirNames.safe(displayName)

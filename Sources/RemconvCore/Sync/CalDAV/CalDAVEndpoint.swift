@@ -7,7 +7,10 @@ import Foundation
 ///   order, a server that answers at its root saves the redirect at each sync); a calendar there
 ///   makes a single-collection remote; otherwise its `calendar-home-set`, or that of its
 ///   `current-user-principal`, is listed with one `PROPFIND Depth: 1`, keeping the calendars
-///   whose `supported-calendar-component-set` holds VTODO (or that do not say).
+///   whose `supported-calendar-component-set` holds VTODO (or that do not say). The home found
+///   is kept in the store (`discoveredHome`): the next sync lists it at once, one request in
+///   all, and discovers again only when it no longer answers as a calendar home (gone, moved,
+///   refused, or now a calendar or no collection at all).
 /// - Reading: a full listing is one `calendar-query` with a VTODO component filter and nothing
 ///   else (servers' filters on tasks' properties are unreliable), ETags only; bodies are fetched
 ///   by `calendar-multiget` in batches. After that, `sync-collection` (RFC 6578) with the stored
@@ -29,6 +32,8 @@ public final class CalDAVEndpoint: SyncEndpoint {
   private let origin: Origin
   /// Where new calendars go; nil until discovered, and when the URL names one calendar.
   private var home: URL?
+  /// The home an earlier sync discovered, tried before discovering again.
+  private let knownHome: URL?
   private var discoveredSingleCollection = false
   /// The sync token and ctag of each collection, as the last listing of collections showed.
   private var states: [String: CollectionState] = [:]
@@ -41,13 +46,18 @@ public final class CalDAVEndpoint: SyncEndpoint {
     var token: String? { syncToken.map { "sync:" + $0 } ?? ctag.map { "ctag:" + $0 } }
   }
 
-  /// An endpoint for `url`, authenticating as `user` with `password` when given.
+  /// An endpoint for `url`, authenticating as `user` with `password` when given; `knownHome` is
+  /// the calendar home an earlier sync discovered (`discoveredHome`), ignored when it is not on
+  /// the origin of `url`.
   ///
   /// - Throws: `SyncError.refused` when `url` is not an http or https URL.
-  public init(url: URL, user: String?, password: String?, policy: HTTPPolicy = .standard) throws(SyncError) {
+  public init(
+    url: URL, user: String?, password: String?, policy: HTTPPolicy = .standard, knownHome: URL? = nil
+  ) throws(SyncError) {
     guard let origin = Origin(url) else { throw .refused("\(url): not an http or https URL") }
     startURL = url
     self.origin = origin
+    self.knownHome = knownHome.flatMap { Origin($0) == origin ? $0 : nil }
     let credentials = user.map { HTTPCredentials(origin: origin, user: $0, password: password ?? "") }
     client = HTTPClient(credentials: credentials, policy: policy)
   }
@@ -57,7 +67,14 @@ public final class CalDAVEndpoint: SyncEndpoint {
 
   // MARK: Collections
 
+  /// The calendar home's URL once `collections()` found one.
+  public var discoveredHome: String? { home?.absoluteString }
+
   public func collections() throws(SyncError) -> [RemoteCollection] {
+    if let knownHome, let found = try collectionsOfKnownHome(knownHome) {
+      home = knownHome
+      return found
+    }
     switch try discover() {
     case .collection(let response, let url):
       discoveredSingleCollection = true
@@ -68,16 +85,45 @@ public final class CalDAVEndpoint: SyncEndpoint {
       return [collection]
     case .home(let home):
       self.home = home
-      let listing = try multistatus(
-        request("PROPFIND", home, depth: "1", body: DAVRequestBody.propfind(Self.collectionProperties)))
-      let homePath = try canonicalPath(home.absoluteString, base: home)
-      var found: [RemoteCollection] = []
-      for response in listing.responses {
-        let path = try canonicalPath(response.href, base: home)
-        guard path != homePath, let collection = remoteCollection(response, path: path) else { continue }
-        found.append(collection)
+      let listing = try multistatus(homeListing(home))
+      guard let found = try calendars(in: listing, home: home) else {
+        throw .malformedResponse("\(home): the calendar home's listing does not name the home")
       }
-      return found.sorted { $0.href < $1.href }
+      return found
+    }
+  }
+
+  private func homeListing(_ home: URL) -> HTTPRequest {
+    request("PROPFIND", home, depth: "1", body: DAVRequestBody.propfind(Self.collectionProperties))
+  }
+
+  /// The calendars the listing of `home` names, nil when it does not name `home` itself as a
+  /// collection that is no calendar (not a calendar home, or no longer one).
+  private func calendars(in listing: Multistatus, home: URL) throws(SyncError) -> [RemoteCollection]? {
+    let homePath = try canonicalPath(home.absoluteString, base: home)
+    var own: DAVResponse?
+    var others: [(path: String, response: DAVResponse)] = []
+    for response in listing.responses {
+      let path = try canonicalPath(response.href, base: home)
+      if path == homePath { own = response } else { others.append((path, response)) }
+    }
+    let ownTypes = Set(own?.property(.resourceType)?.children.map(\.name) ?? [])
+    guard ownTypes.contains(.collection), !ownTypes.contains(.calendar) else { return nil }
+    return others.compactMap { remoteCollection($0.response, path: $0.path) }.sorted { $0.href < $1.href }
+  }
+
+  /// The calendars of the home an earlier sync discovered, in one request; nil when it no
+  /// longer answers as that calendar home (gone, moved, refused, malformed), and discovery
+  /// must run again. A server that cannot be reached fails the sync as discovery would.
+  private func collectionsOfKnownHome(_ home: URL) throws(SyncError) -> [RemoteCollection]? {
+    do {
+      let response = try client.send(homeListing(home))
+      guard response.status == 207, response.url == home else { return nil }
+      return try calendars(in: try multistatus(response, for: nil), home: home)
+    } catch .unreachable(let message) {
+      throw .unreachable(message)
+    } catch {
+      return nil
     }
   }
 

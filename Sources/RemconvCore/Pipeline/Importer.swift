@@ -57,13 +57,15 @@ public enum Importer {
           let reader = records(
             from: reader, source: source, maximumItems: options.maximumItems, knownRecords: knownRecords,
             diagnostics: diagnostics)
-          var count = 0
-          while let record = try reader.next() {
-            try engine.consume(record)
-            count += 1
-            if count & 1023 == 0 { progress?(count) }
+          var result = try store.buildingReadIndexesAfter {
+            var count = 0
+            while let record = try reader.next() {
+              try engine.consume(record)
+              count += 1
+              if count & 1023 == 0 { progress?(count) }
+            }
+            return try engine.finish()
           }
-          var result = try engine.finish()
           // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
           if try ImportValidation.check(
             store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore,

@@ -335,6 +335,36 @@ public final class Store {
     }
   }
 
+  /// The indexes of `reminders` that only reads outside an import use (views, counts, searches,
+  /// short IDs, the skip of unchanged records on a later import): a first import does not look
+  /// anything up by them, so they can be built after its rows.
+  static let indexesReadAfterImport: Set<String> = [
+    "reminders_by_due_day", "reminders_by_state", "reminders_by_folded_uid", "reminders_by_source_digest",
+  ]
+
+  /// Runs `body`, inside a write transaction, with the indexes of `indexesReadAfterImport` set
+  /// aside while the store holds no reminder, and builds them again afterwards from the table
+  /// in one sort each, rather than row by row in random key order. Each comes back as the
+  /// store defined it (its own SQL); a `body` that throws rolls the whole transaction back,
+  /// indexes included. With reminders already stored, `body` runs as it is.
+  public func buildingReadIndexesAfter<T>(_ body: () throws -> T) throws -> T {
+    guard database.isInTransaction,
+      try database.scalar("SELECT EXISTS (SELECT 1 FROM reminders)") == .integer(0)
+    else { return try body() }
+    let deferred = try database.rows(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'reminders' AND sql IS NOT NULL ORDER BY name"
+    ).compactMap { row -> (name: String, sql: String)? in
+      guard let name = row.string(0), Self.indexesReadAfterImport.contains(name), let sql = row.string(1) else {
+        return nil
+      }
+      return (name, sql)
+    }
+    for index in deferred { try database.execute("DROP INDEX \"\(index.name)\"") }
+    let result = try body()
+    for index in deferred { try database.execute(index.sql) }
+    return result
+  }
+
   /// Creates the file (0600, parent folders 0700) when missing and `create` allows; refuses
   /// what is not a store. Returns whether the file is new.
   static func prepareFile(at path: String, readOnly: Bool, create: Bool = true) throws(RemconvError) -> Bool {

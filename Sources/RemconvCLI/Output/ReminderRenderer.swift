@@ -48,7 +48,7 @@ struct ReminderRenderer {
     var members = 0
     var completed = 0
     // A list's name as its rows show it, made once a list.
-    var shownName: (list: ReminderList, name: String, width: Int)?
+    var shownName: (raw: String, name: String, width: Int)?
     func add(_ line: ViewLine) throws {
       let reminder = line.reminder
       let length = max(Self.minimumIDLength, try ids.length(of: reminder.uid, rowID: reminder.rowID))
@@ -61,9 +61,9 @@ struct ReminderRenderer {
       var listName: String?
       var listNameWidth = 0
       if listColumn {
-        if shownName?.list != line.list {
+        if shownName?.raw != line.list.name {
           let name = TerminalText.printable(line.list.name)
-          shownName = (line.list, name, TerminalText.width(name))
+          shownName = (line.list.name, name, TerminalText.width(name))
         }
         listName = shownName?.name
         listNameWidth = shownName?.width ?? 0
@@ -78,7 +78,7 @@ struct ReminderRenderer {
             && reminder.dueDate.map { today.day(of: $0) < today.date } == true,
           priority: reminder.priority, flagged: reminder.flagged,
           schedule: ViewTextRow.ScheduleMarks(repeating: reminder.isRepeating, alarms: reminder.hasAlarms),
-          list: line.list, listName: listName, listNameWidth: listNameWidth, note: note))
+          listColor: line.list.color, listName: listName, listNameWidth: listNameWidth, note: note))
     }
     try stream.run { event in
       switch event {

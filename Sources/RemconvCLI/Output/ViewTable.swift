@@ -22,7 +22,8 @@ struct ViewTextRow {
   let priority: Priority
   let flagged: Bool
   let schedule: ScheduleMarks
-  let list: ReminderList
+  /// The row's list's colour, which its priority marks and list name take.
+  let listColor: String?
   /// The list's name as the last cell shows it, or nil when the row does not show it.
   let listName: String?
   let listNameWidth: Int
@@ -83,18 +84,27 @@ struct LineBytes {
   mutating func spaces(_ count: Int) { pendingSpaces += max(0, count) }
 
   mutating func text(_ text: some StringProtocol) {
-    var trailing = 0
-    for byte in text.utf8.reversed() {
-      guard byte == 0x20 else { break }
-      trailing += 1
+    let copied = text.utf8.withContiguousStorageIfAvailable { append($0) }
+    if copied == nil { append(Array(text.utf8)) }
+  }
+
+  /// Appends `text`'s bytes; its trailing spaces are held back.
+  private mutating func append(_ text: some RandomAccessCollection<UInt8>) {
+    var length = text.count
+    var end = text.endIndex
+    while length > 0 {
+      let last = text.index(before: end)
+      guard text[last] == 0x20 else { break }
+      end = last
+      length -= 1
     }
-    let length = text.utf8.count - trailing
+    let trailing = text.count - length
     guard length > 0 else {
       pendingSpaces += trailing
       return
     }
     flushSpaces()
-    bytes.append(contentsOf: text.utf8.prefix(length))
+    bytes.append(contentsOf: text[..<end])
     pendingSpaces = trailing
   }
 
@@ -232,7 +242,7 @@ struct ViewTable {
     case 3:
       let marks = ReminderRenderer.marks(for: row.priority)
       guard !marks.isEmpty else { return }
-      line.text(style.enabled ? style.color(marks, hex: row.list.color) : marks)
+      line.text(style.enabled ? style.color(marks, hex: row.listColor) : marks)
     case 4:
       guard row.flagged else { return }
       line.text(style.enabled ? style.orange("⚑") : "⚑")
@@ -241,7 +251,7 @@ struct ViewTable {
       line.text(style.enabled ? style.dim(row.schedule.text) : row.schedule.text)
     default:
       guard let name = row.listName else { return }
-      line.text(style.enabled ? style.color(name, hex: row.list.color) : name)
+      line.text(style.enabled ? style.color(name, hex: row.listColor) : name)
     }
   }
 

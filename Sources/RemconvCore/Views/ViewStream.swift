@@ -152,6 +152,9 @@ public struct ViewStream {
     try store.read { try read(StoredReminder.self, completedQuery: true, body) }
   }
 
+  // Inlined into `run` and `runWhole`, so that each reads its own row type without generic
+  // metadata and value-witness calls per row.
+  @inline(__always)
   private func read<Item: StreamedReminder>(
     _: Item.Type, completedQuery: Bool, _ body: (ViewEvent<Item.Line>) throws -> Void
   ) throws {
@@ -239,6 +242,7 @@ public struct ViewStream {
 
   /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is
   /// placed by the full walk, as `ReminderView` does.
+  @inline(__always)
   private func placed<Item: StreamedReminder>(_ reminders: [Item], in list: StoredList, completedSection: Bool) throws
     -> [Item.Line]
   {

@@ -156,7 +156,7 @@ import Testing
 
   static func shown<Line>(
     _ run: ((ViewEvent<Line>) throws -> Void) throws -> Void, subject: ReminderView.Subject, options: ViewOptions,
-    describe: (Line) -> String
+    describe: @escaping (Line) -> String
   ) throws -> [String] {
     var shown: [String] = []
     if case .list = subject, !options.groupByDay { shown.append("\(ViewSection.Heading.none)") }

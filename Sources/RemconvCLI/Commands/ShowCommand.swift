@@ -68,7 +68,7 @@ struct ShowCommand: Command {
   {
     let renderer = ReminderRenderer(style: context.style, today: stream.today)
     if json {
-      try renderer.writeJSON(stream.whole(), to: context.io.output)
+      try renderer.writeJSON(stream, to: context.io.output)
       return true
     }
     return try renderer.write(stream, ids: store.uidPrefixLengths(), to: context.io.output, skipsEmpty: skipsEmpty)

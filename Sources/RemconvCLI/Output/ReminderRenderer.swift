@@ -31,8 +31,8 @@ struct ReminderRenderer {
   func write(_ stream: ViewStream, ids: UIDPrefixLengths, to output: ByteWriter, skipsEmpty: Bool = false) throws
     -> Bool
   {
-    var page = StreamedTable(
-      TextTable(alignments: [.left], maximumWidths: [nil, Self.titleColumnLimit]), firstPageRows: Self.firstPageRows,
+    var page = ViewTable(
+      style: style, today: today, firstPageRows: Self.firstPageRows, titleColumnLimit: Self.titleColumnLimit,
       output: output)
     switch stream.subject {
     case .list(let list):
@@ -47,6 +47,8 @@ struct ReminderRenderer {
     var listColumn = false
     var members = 0
     var completed = 0
+    // A list's name as its rows show it, made once a list.
+    var shownName: (raw: String, name: String, width: Int)?
     func add(_ line: ViewLine) throws {
       let reminder = line.reminder
       let length = max(Self.minimumIDLength, try ids.length(of: reminder.uid, rowID: reminder.rowID))
@@ -56,8 +58,27 @@ struct ReminderRenderer {
       {
         note = style.dim("notes: " + TerminalText.printable(matching))
       }
+      var listName: String?
+      var listNameWidth = 0
+      if listColumn {
+        if shownName?.raw != line.list.name {
+          let name = TerminalText.printable(line.list.name)
+          shownName = (line.list.name, name, TerminalText.width(name))
+        }
+        listName = shownName?.name
+        listNameWidth = shownName?.width ?? 0
+      }
+      let id = Self.shownPrefix(of: reminder.uid, characters: length)
+      let title = TerminalText.measured(reminder.title)
       try page.add(
-        cells(for: line, id: Self.prefix(of: reminder.uid, characters: length), listColumn: listColumn), note: note)
+        ViewTextRow(
+          id: id.text, idWidth: id.width, depth: line.depth, isDone: reminder.isDone, title: title.text,
+          titleWidth: title.width, due: reminder.dueDate, dueWidth: reminder.dueDate.map(ViewTextRow.width(of:)) ?? 0,
+          isOverdue: style.enabled && !reminder.isDone
+            && reminder.dueDate.map { today.day(of: $0) < today.date } == true,
+          priority: reminder.priority, flagged: reminder.flagged,
+          schedule: ViewTextRow.ScheduleMarks(repeating: reminder.isRepeating, alarms: reminder.hasAlarms),
+          listColor: line.list.color, listName: listName, listNameWidth: listNameWidth, note: note))
     }
     try stream.run { event in
       switch event {
@@ -93,6 +114,22 @@ struct ReminderRenderer {
     return true
   }
 
+  /// The first `characters` characters of a UID as a cell shows them, and their width: for
+  /// the printable ASCII UIDs most apps make, a slice of the UID itself.
+  static func shownPrefix(of uid: String, characters: Int) -> (text: Substring, width: Int) {
+    var count = 0
+    for byte in uid.utf8 {
+      guard count < characters else { break }
+      guard byte >= 0x20, byte < 0x7F else {
+        let shown = TerminalText.measured(prefix(of: uid, characters: characters))
+        return (Substring(shown.text), shown.width)
+      }
+      count += 1
+    }
+    let end = uid.utf8.index(uid.utf8.startIndex, offsetBy: count)
+    return (uid[..<end], count)
+  }
+
   /// The first `count` characters of `text`; for the ASCII UIDs most apps make, without
   /// breaking the whole UID into characters.
   static func prefix(of text: String, characters count: Int) -> String {
@@ -100,44 +137,6 @@ struct ReminderRenderer {
     // ASCII bytes are a character each, but for a carriage return before a line feed.
     guard head.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return String(text.prefix(count)) }
     return head.count <= count ? text : String(decoding: head.prefix(count), as: UTF8.self)
-  }
-
-  /// The cells of one reminder: ID, box and title, due, priority, flag, repeat and alarm marks, list.
-  func cells(for line: ViewLine, id: String, listColumn: Bool) -> [TextTable.Cell] {
-    let reminder = line.reminder
-    let box = reminder.isDone ? "[x] " : "[ ] "
-    let outline = (line.depth == 0 ? box : String(repeating: "  ", count: line.depth) + box) + reminder.title
-    let due = reminder.dueDate.map(Self.text(of:)) ?? ""
-    let isOverdue = !reminder.isDone && reminder.dueDate.map { today.day(of: $0) < today.date } == true
-    let marks = Self.marks(for: reminder.priority)
-    let schedule = Self.scheduleMarks(repeating: reminder.isRepeating, alarms: reminder.hasAlarms)
-    // Without colour every styled text is the plain one: nothing more to make.
-    guard style.enabled else {
-      return [
-        TextTable.Cell(id), TextTable.Cell(outline), TextTable.Cell(due), TextTable.Cell(marks),
-        reminder.flagged ? Self.flagCell : .empty, schedule.isEmpty ? .empty : TextTable.Cell(schedule),
-        listColumn ? TextTable.Cell(line.list.name) : .empty,
-      ]
-    }
-    return [
-      TextTable.Cell(id, styled: style.dim(TerminalText.printable(id))),
-      TextTable.Cell(outline, styled: reminder.isDone ? style.dim(TerminalText.printable(outline)) : nil),
-      TextTable.Cell(due, styled: isOverdue ? style.red(due) : nil),
-      TextTable.Cell(marks, styled: style.color(marks, hex: line.list.color)),
-      TextTable.Cell(reminder.flagged ? "⚑" : "", styled: reminder.flagged ? style.orange("⚑") : nil),
-      schedule.isEmpty ? .empty : TextTable.Cell(schedule, styled: style.dim(schedule)),
-      listColumn
-        ? TextTable.Cell(
-          line.list.name, styled: style.color(TerminalText.printable(line.list.name), hex: line.list.color))
-        : .empty,
-    ]
-  }
-
-  private static let flagCell = TextTable.Cell("⚑")
-
-  /// `↻` when it repeats, `⏰` when it has alarms.
-  static func scheduleMarks(repeating: Bool, alarms: Bool) -> String {
-    (repeating ? "↻" : "") + (alarms ? "⏰" : "")
   }
 
   /// `Sun 2026-11-29 · Today`; `No Date` for reminders without a due date.
@@ -191,11 +190,12 @@ struct ReminderRenderer {
   /// `{"key":value,…}` from members whose values are JSON text already, in their order.
   static func object(_ members: [(String, String)]) -> String { ReminderJSON.object(members) }
 
-  /// A view as one JSON document:
-  /// `{"version":1,"view":…,"today":…,"count":N,"reminders":[…],"completed":[…]}`.
-  func writeJSON(_ view: ReminderView, to output: ByteWriter) throws {
+  /// A view as one JSON document, written as its rows come (`ViewStream.runWhole`):
+  /// `{"version":1,"view":…,"today":…,"reminders":[…],"completed":[…],"count":N,"completedCount":M}`.
+  /// The counts follow the rows, which are not held to be counted first.
+  func writeJSON(_ stream: ViewStream, to output: ByteWriter) throws {
     var header: [(String, String)] = [("version", "1")]
-    switch view.subject {
+    switch stream.subject {
     case .list(let list):
       header += [
         ("view", JSONText.quoted("list")), ("list", JSONText.quoted(list.name)), ("listId", JSONText.quoted(list.id)),
@@ -207,30 +207,33 @@ struct ReminderRenderer {
     }
     header += [
       ("today", JSONText.quoted(today.date.description)), ("timeZone", JSONText.quoted(today.timeZone.identifier)),
-      ("count", String(view.count)), ("completedCount", String(view.completed.count)),
     ]
     try output.write(String(Self.object(header).dropLast()) + ",\"reminders\":[")
-    var first = true
-    for section in view.sections {
-      for row in section.rows {
+    var count = 0
+    var completedCount = 0
+    var day: LocalDate??
+    try stream.runWhole { event in
+      switch event {
+      case .heading(.day(let heading)): day = heading
+      case .heading: day = nil
+      case .member(let row):
         var more = [("depth", String(row.depth))]
-        if case .day(let day) = section.heading {
-          more.append(("day", day.map { JSONText.quoted($0.description) } ?? "null"))
-        }
-        try output.write((first ? "" : ",") + json(row, in: view, more: more))
-        first = false
+        if let day { more.append(("day", day.map { JSONText.quoted($0.description) } ?? "null")) }
+        try output.write((count == 0 ? "" : ",") + json(row, subject: stream.subject, more: more))
+        count += 1
+      case .completed(let row):
+        if completedCount == 0 { try output.write("],\"completed\":[") } else { try output.write(byte: 0x2C) }
+        try output.write(json(row, subject: stream.subject, more: [("depth", String(row.depth))]))
+        completedCount += 1
       }
     }
-    try output.write("],\"completed\":[")
-    for (index, row) in view.completed.enumerated() {
-      try output.write((index == 0 ? "" : ",") + json(row, in: view, more: [("depth", String(row.depth))]))
-    }
-    try output.write("]}\n")
+    if completedCount == 0 { try output.write("],\"completed\":[") }
+    try output.write("],\"count\":\(count),\"completedCount\":\(completedCount)}\n")
   }
 
-  private func json(_ row: ViewRow, in view: ReminderView, more: [(String, String)]) -> String {
+  private func json(_ row: ViewRow, subject: ReminderView.Subject, more: [(String, String)]) -> String {
     var more = more
-    if case .search(let search) = view.subject {
+    if case .search(let search) = subject {
       let fields = search.matchedFields(row.reminder).map { JSONText.quoted($0.rawValue) }
       more.append(("matchedIn", "[" + fields.joined(separator: ",") + "]"))
     }

@@ -70,11 +70,41 @@ enum TerminalText {
     }
   }
 
+  /// `text` as `printable` makes it, with its `width`.
+  static func measured(_ text: String) -> (text: String, width: Int) {
+    if let width = simpleWidth(text) { return (text, width) }
+    let printable = printable(text)
+    return (printable, width(printable))
+  }
+
+  /// The width of a text of printable ASCII and Latin letters and signs (U+00A0 to U+02FF but
+  /// the soft hyphen), which `printable` leaves as it is: one column a scalar, as none of them
+  /// is wide, a mark or a control, nor joins a grapheme cluster with another of them. Nil for
+  /// any other text.
+  private static func simpleWidth(_ text: String) -> Int? {
+    var width = 0
+    var utf8 = text.utf8.makeIterator()
+    while let byte = utf8.next() {
+      switch byte {
+      case 0x20..<0x7F: break
+      case 0xC2:
+        // U+0080 to U+00BF: the C1 controls and the soft hyphen are not simple.
+        guard let next = utf8.next(), next >= 0xA0, next != 0xAD else { return nil }
+      case 0xC3...0xCB:
+        // U+00C0 to U+02FF.
+        _ = utf8.next()
+      default: return nil
+      }
+      width += 1
+    }
+    return width
+  }
+
   /// The columns `text` takes on a terminal: 2 for wide (East Asian, emoji) characters, 0 for
   /// combining marks, 1 otherwise, counted per grapheme cluster.
   static func width(_ text: String) -> Int {
-    // Printable ASCII, by far the most common, is one column a byte.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    // Printable ASCII and Latin letters, by far the most common, are one column a scalar.
+    if let width = simpleWidth(text) { return width }
     var total = 0
     for character in text {
       total += character.isASCII ? 1 : width(of: character)

@@ -13,17 +13,10 @@ struct TextTable {
     let width: Int
 
     init(_ plain: String, styled: String? = nil) {
-      // Printable ASCII, by far the most common, is itself and one column a byte: one scan.
-      if plain.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-        self.plain = plain
-        self.styled = styled ?? plain
-        width = plain.utf8.count
-        return
-      }
-      let printable = TerminalText.printable(plain)
-      self.plain = printable
-      self.styled = styled ?? printable
-      width = TerminalText.width(printable)
+      let measured = TerminalText.measured(plain)
+      self.plain = measured.text
+      self.styled = styled ?? measured.text
+      width = measured.width
     }
 
     static let empty = Cell("")
@@ -106,68 +99,5 @@ struct TextTable {
       line.append(contentsOf: spaces.utf8.count == chunk ? spaces[...] : spaces.prefix(chunk))
       left -= chunk
     }
-  }
-}
-
-/// A table printed as its rows come, with lines of text between them (headings): the first
-/// rows are held and decide the columns' widths (`TextTable.columnWidths`), then they and
-/// every later row are printed at once in those widths.
-struct StreamedTable {
-  private enum Item {
-    case text(String)
-    case row([TextTable.Cell], note: String?)
-  }
-
-  private var table: TextTable
-  private let firstPageRows: Int
-  private let output: ByteWriter
-  private var page: [Item] = []
-  private var widths: [Int]?
-  /// Where a row's note starts: past the indent, the ID column and the check box.
-  private var noteIndent = ""
-
-  init(_ table: TextTable, firstPageRows: Int, output: ByteWriter) {
-    self.table = table
-    self.firstPageRows = firstPageRows
-    self.output = output
-  }
-
-  mutating func add(text: String) throws {
-    if widths == nil { page.append(.text(text)) } else { try write(text) }
-  }
-
-  /// Adds a row, and a line of text under it (`note`) when given.
-  mutating func add(_ cells: [TextTable.Cell], note: String?) throws {
-    guard let widths else {
-      page.append(.row(cells, note: note))
-      table.add(cells, indent: "  ")
-      if table.rows.count == firstPageRows { try finish() }
-      return
-    }
-    try write(table.line(cells, indent: "  ", widths: widths))
-    if let note { try write(noteIndent + note) }
-  }
-
-  /// Prints what is held.
-  mutating func finish() throws {
-    guard widths == nil else { return }
-    let widths = table.columnWidths()
-    self.widths = widths
-    noteIndent = String(repeating: " ", count: (table.rows.map { $0.cells.first?.width ?? 0 }.max() ?? 0) + 8)
-    for item in page {
-      switch item {
-      case .text(let text): try write(text)
-      case .row(let cells, let note):
-        try write(table.line(cells, indent: "  ", widths: widths))
-        if let note { try write(noteIndent + note) }
-      }
-    }
-    page = []
-    table = TextTable(alignments: table.alignments, maximumWidths: table.maximumWidths)
-  }
-
-  private func write(_ line: String) throws {
-    try output.write(line)
-    try output.write(byte: 0x0A)
   }
 }

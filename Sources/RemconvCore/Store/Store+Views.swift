@@ -226,6 +226,14 @@ extension Store {
 }
 
 extension Store {
+  /// Whether a reminder of the list row `listRowID` has a parent (is a subtask, or points at
+  /// a row as one).
+  public func hasSubtasks(inListRow listRowID: Int64) throws -> Bool {
+    try database.scalar(
+      "SELECT EXISTS (SELECT 1 FROM reminders WHERE list_id = ? AND parent_id IS NOT NULL)", [.integer(listRowID)])
+      == .integer(1)
+  }
+
   /// A reminder row's parent row and list row, for placing reminders in an outline; nil when
   /// there is no such row.
   public func outlineLink(ofReminderRow rowID: Int64) throws -> (parentRowID: Int64?, listRowID: Int64)? {

@@ -169,6 +169,12 @@ public struct ReminderView: Sendable {
     }
   }
 
+  /// The done state of the view's members: done for the Completed scope, open for any other.
+  var memberCompletion: ReminderCandidates.Completion {
+    if case .scope(.completed) = subject { return .done }
+    return .open
+  }
+
   /// Reads the candidates of every list at once, keeps the members and places them in each
   /// list's outline (`ReminderOutline`); a list whose subtasks form a cycle is read in full.
   private mutating func collectCandidates(from lists: [StoredList], store: Store) throws {

@@ -1,11 +1,13 @@
-/// One step of a view as it is shown, in order: what a terminal prints as it comes.
-public enum ViewEvent {
+/// One step of a view as it is shown, in order: what a terminal prints as it comes. `Line` is
+/// a row as the reader asked for it: `ViewLine` (the columns a view shows) or `ViewRow` (the
+/// whole reminder, for `--json`).
+public enum ViewEvent<Line> {
   /// A section's heading, before its rows (`.none` for a list view's only section).
   case heading(ViewSection.Heading)
   /// A member of the view.
-  case member(ViewLine)
+  case member(Line)
   /// A row of the Completed section (after every member).
-  case completed(ViewLine)
+  case completed(Line)
 }
 
 /// A reminder as a view shows it, with its list and its depth among the reminders shown.
@@ -22,22 +24,79 @@ public struct ViewLine: Sendable, ViewOrdered {
     self.list = list
     self.depth = depth
   }
+}
 
-  init(_ row: ViewRow) {
-    self.init(reminder: ViewReminder(row.reminder, rowID: row.rowID), list: row.list, depth: row.depth)
+/// A reminder a view streams, as its store query reads it: what the rule, the outline and the
+/// order look at, and how it becomes a shown row.
+protocol StreamedReminder {
+  associatedtype Line: ViewOrdered
+  var listRowID: Int64 { get }
+  var placedRowID: Int64 { get }
+  var parentRowID: Int64? { get }
+  var facts: ReminderFacts { get }
+  var title: String { get }
+  var notes: String { get }
+  /// Calls `body` with each candidate in list row order, then row order.
+  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
+    throws
+  func line(list: ReminderList, depth: Int) -> Line
+  /// A row of a list read by the full walk (a list whose subtasks form a cycle).
+  static func walkedLine(_ reminder: Reminder, list: ReminderList, depth: Int) -> Line
+  /// A row of a view made whole (grouped by day).
+  static func line(_ row: ViewRow) -> Line
+}
+
+extension ViewReminder: StreamedReminder {
+  var placedRowID: Int64 { rowID ?? 0 }
+
+  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
+    throws
+  {
+    try store.forEachViewReminder(candidates, withNotes: search, body)
+  }
+
+  func line(list: ReminderList, depth: Int) -> ViewLine { ViewLine(reminder: self, list: list, depth: depth) }
+
+  static func walkedLine(_ reminder: Reminder, list: ReminderList, depth: Int) -> ViewLine {
+    ViewLine(reminder: ViewReminder(reminder, rowID: nil), list: list, depth: depth)
+  }
+
+  static func line(_ row: ViewRow) -> ViewLine {
+    ViewLine(reminder: ViewReminder(row.reminder, rowID: row.rowID), list: row.list, depth: row.depth)
   }
 }
 
+extension StoredReminder: StreamedReminder {
+  var placedRowID: Int64 { rowID }
+  var facts: ReminderFacts { reminder.facts }
+  var title: String { reminder.title }
+  var notes: String { reminder.notes }
+
+  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
+    throws
+  {
+    try store.forEachCandidate(candidates, body)
+  }
+
+  func line(list: ReminderList, depth: Int) -> ViewRow {
+    ViewRow(reminder: reminder, list: list, depth: depth, rowID: rowID)
+  }
+
+  static func walkedLine(_ reminder: Reminder, list: ReminderList, depth: Int) -> ViewRow {
+    ViewRow(reminder: reminder, list: list, depth: depth)
+  }
+
+  static func line(_ row: ViewRow) -> ViewRow { row }
+}
+
 /// A view streamed: the same rows, in the same order, as `ReminderView` holds, handed out as
-/// SQLite finds them and read with only the columns a view shows (`ViewReminder`).
+/// SQLite finds them.
 ///
-/// The members and the Completed section's rows are read in one query in list order (a
-/// second query for the Completed section would read every candidate again). A list's members
+/// In the manual order a list none of whose reminders is a subtask is handed out row by row
+/// as it is read (its rows are in outline order already, at depth 0). Another list's members
 /// are held until the next list starts, to be placed in its outline (`ReminderOutline`) and
-/// sorted, so the members are held one list at a time; the Completed section's rows, which
-/// come after every member, are held until the members are out. Grouping by day orders the
-/// members of every list by day, so a grouped view is made whole (`ReminderView`) before it is
-/// handed out.
+/// sorted, so members are held one list at a time. Grouping by day orders the members of every
+/// list by day, so a grouped view is made whole (`ReminderView`) before it is handed out.
 public struct ViewStream {
   let view: ReminderView
   let lists: [StoredList]
@@ -67,91 +126,153 @@ public struct ViewStream {
   public var subject: ReminderView.Subject { view.subject }
   public var today: Today { view.today }
 
-  /// The view made whole (`--json`, whose header counts the rows before them).
-  public func whole() throws -> ReminderView {
-    try ReminderView(subject: view.subject, lists: { lists }, store: store, today: today, options: view.options)
+  /// Calls `body` with each heading and row of the view, in the order it shows them, read
+  /// with only the columns a view shows (`ViewReminder`: no tags, timestamps or `extra`
+  /// decoded), inside one read transaction.
+  ///
+  /// The members and the Completed section's rows are read in one query in list order (a
+  /// second query would read every candidate again); the Completed section's rows, which come
+  /// after every member, are held until the members are out. A view across every list is read
+  /// with the store memory-mapped: it may read pages all over the file, each otherwise copied
+  /// through a system call. One list's rows are a few pages, which a map would cost more to
+  /// set up and tear down than it saves.
+  public func run(_ body: (ViewEvent<ViewLine>) throws -> Void) throws {
+    if case .list = view.subject { return try store.read { try read(ViewReminder.self, completedQuery: false, body) } }
+    try store.withMemoryMap(mebibytes: 4096) {
+      try store.read { try read(ViewReminder.self, completedQuery: false, body) }
+    }
   }
 
-  /// Calls `body` with each heading and row of the view, in the order it shows them, inside
-  /// one read transaction. A view across every list is read with the store memory-mapped: it
-  /// may read pages all over the file, each otherwise copied through a system call. One list's
-  /// rows are a few pages, which a map would cost more to set up and tear down than it saves.
-  public func run(_ body: (ViewEvent) throws -> Void) throws {
-    if case .list = view.subject { return try read(body) }
-    try store.withMemoryMap(mebibytes: 4096) { try read(body) }
+  /// Calls `body` with each heading and whole reminder of the view (`--json`), in the order it
+  /// shows them, inside one read transaction. The Completed section is read by a query of its
+  /// own after the members, so that no more than one list's rows are held (none in a list
+  /// without subtasks, in the manual order) however big the store; the store is not mapped, so
+  /// the process reads it through SQLite's bounded page cache.
+  public func runWhole(_ body: (ViewEvent<ViewRow>) throws -> Void) throws {
+    try store.read { try read(StoredReminder.self, completedQuery: true, body) }
   }
 
-  private func read(_ body: (ViewEvent) throws -> Void) throws {
-    try store.read {
-      if view.options.groupByDay {
-        try replay(
-          ReminderView(subject: view.subject, lists: { lists }, store: store, today: today, options: view.options),
-          body)
-        return
+  // Inlined into `run` and `runWhole`, so that each reads its own row type without generic
+  // metadata and value-witness calls per row.
+  @inline(__always)
+  private func read<Item: StreamedReminder>(
+    _: Item.Type, completedQuery: Bool, _ body: (ViewEvent<Item.Line>) throws -> Void
+  ) throws {
+    if view.options.groupByDay {
+      return try replay(
+        ReminderView(subject: view.subject, lists: { lists }, store: store, today: today, options: view.options),
+        Item.self, body)
+    }
+    let listsByRow = Dictionary(lists.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
+    // In the manual order, a list without subtasks has its rows in outline order already:
+    // asked of each list as it starts when rows are held whole (one query a list).
+    let placesAsRead = completedQuery && view.options.sort == .manual
+    let isListView: Bool
+    if case .list = view.subject { isListView = true } else { isListView = false }
+    var query = view.candidates
+    if lists.count == 1 { query.listRowID = lists[0].rowID }
+    if completedQuery { query.completion = view.memberCompletion }
+    var search = false
+    if case .search = view.subject { search = true }
+
+    var held: [Item] = []
+    var heldList: StoredList?
+    var heldIsPlaced = false
+    var completed: [(listRowID: Int64, rows: [Item])] = []
+    func flush(completedSection: Bool) throws {
+      guard let list = heldList, !held.isEmpty else { return }
+      for line in try placed(held, in: list, completedSection: completedSection) {
+        try body(completedSection ? .completed(line) : .member(line))
       }
-      let listsByRow = Dictionary(lists.map { ($0.rowID, $0) }, uniquingKeysWith: { first, _ in first })
-      var query = view.candidates
-      if lists.count == 1 { query.listRowID = lists[0].rowID }
-      var members: [ViewReminder] = []
-      var membersList: Int64?
-      var completed: [(listRowID: Int64, rows: [ViewReminder])] = []
-      func flushMembers() throws {
-        guard let listRowID = membersList, let list = listsByRow[listRowID], !members.isEmpty else { return }
-        if case .list = view.subject {} else { try body(.heading(.list(list.list))) }
-        for line in try placed(members, in: list, completedSection: false) { try body(.member(line)) }
-        members.removeAll(keepingCapacity: true)
+      held.removeAll(keepingCapacity: true)
+    }
+    /// Starts the rows of `listRowID`; false when the list is not one of the view's.
+    func start(_ listRowID: Int64, completedSection: Bool) throws -> Bool {
+      if heldList?.rowID == listRowID { return true }
+      try flush(completedSection: completedSection)
+      guard let list = listsByRow[listRowID] else {
+        heldList = nil
+        return false
       }
-      let withNotes: Bool
-      if case .search = view.subject { withNotes = true } else { withNotes = false }
-      try store.forEachViewReminder(query, withNotes: withNotes) { reminder in
-        if view.isMember(reminder.facts, title: reminder.title, notes: reminder.notes) {
-          if membersList != reminder.listRowID {
-            try flushMembers()
-            members.removeAll(keepingCapacity: true)
-            membersList = reminder.listRowID
-          }
-          members.append(reminder)
-        } else if view.isCompletedMember(reminder.facts, title: reminder.title, notes: reminder.notes) {
-          if completed.last?.listRowID != reminder.listRowID { completed.append((reminder.listRowID, [])) }
-          completed[completed.count - 1].rows.append(reminder)
-        }
+      heldList = list
+      heldIsPlaced = try placesAsRead && !store.hasSubtasks(inListRow: listRowID)
+      if !completedSection, !isListView { try body(.heading(.list(list.list))) }
+      return true
+    }
+    func add(_ item: Item, completedSection: Bool) throws {
+      guard try start(item.listRowID, completedSection: completedSection), let list = heldList else { return }
+      if heldIsPlaced {
+        let line = item.line(list: list.list, depth: 0)
+        try body(completedSection ? .completed(line) : .member(line))
+      } else {
+        held.append(item)
       }
-      try flushMembers()
-      for (listRowID, rows) in completed {
-        guard let list = listsByRow[listRowID] else { continue }
-        for line in try placed(rows, in: list, completedSection: true) { try body(.completed(line)) }
+    }
+
+    try Item.forEach(query, search: search, in: store) { item in
+      if view.isMember(item.facts, title: item.title, notes: item.notes) {
+        try add(item, completedSection: false)
+      } else if !completedQuery, view.isCompletedMember(item.facts, title: item.title, notes: item.notes) {
+        if completed.last?.listRowID != item.listRowID { completed.append((item.listRowID, [])) }
+        completed[completed.count - 1].rows.append(item)
+      }
+    }
+    try flush(completedSection: false)
+    heldList = nil
+    if completedQuery {
+      guard view.options.includeCompleted, view.memberCompletion != .done else { return }
+      query.completion = .done
+      try Item.forEach(query, search: search, in: store) { item in
+        guard view.isCompletedMember(item.facts, title: item.title, notes: item.notes) else { return }
+        try add(item, completedSection: true)
+      }
+      try flush(completedSection: true)
+      return
+    }
+    for (listRowID, rows) in completed {
+      guard try start(listRowID, completedSection: true) else { continue }
+      if heldIsPlaced {
+        for item in rows { try body(.completed(item.line(list: heldList!.list, depth: 0))) }
+      } else {
+        held = rows
+        try flush(completedSection: true)
       }
     }
   }
 
   /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is
   /// placed by the full walk, as `ReminderView` does.
-  private func placed(_ reminders: [ViewReminder], in list: StoredList, completedSection: Bool) throws -> [ViewLine] {
+  @inline(__always)
+  private func placed<Item: StreamedReminder>(_ reminders: [Item], in list: StoredList, completedSection: Bool) throws
+    -> [Item.Line]
+  {
     var outline = ReminderOutline(store: store, listRowID: list.rowID)
-    if let placed = try outline.place(reminders, rowID: { $0.rowID ?? 0 }, parentRowID: { $0.parentRowID }) {
-      return view.sortedOutline(placed.map { ViewLine(reminder: $0.item, list: list.list, depth: $0.depth) })
+    if let placed = try outline.place(reminders, rowID: { $0.placedRowID }, parentRowID: { $0.parentRowID }) {
+      return view.sortedOutline(placed.map { $0.item.line(list: list.list, depth: $0.depth) })
     }
-    var lines: [ViewLine] = []
+    var lines: [Item.Line] = []
     var filter = OutlineFilter()
     try store.forEachReminder(inListRow: list.rowID) { reminder, depth in
       let kept = completedSection ? view.isCompletedMember(reminder) : view.isMember(reminder)
       if let depth = filter.visit(depth: depth, kept: kept) {
-        lines.append(ViewLine(reminder: ViewReminder(reminder, rowID: nil), list: list.list, depth: depth))
+        lines.append(Item.walkedLine(reminder, list: list.list, depth: depth))
       }
     }
     return view.sortedOutline(lines)
   }
 
   /// A view made whole, handed out as a stream would hand it out.
-  private func replay(_ whole: ReminderView, _ body: (ViewEvent) throws -> Void) throws {
+  private func replay<Item: StreamedReminder>(
+    _ whole: ReminderView, _: Item.Type, _ body: (ViewEvent<Item.Line>) throws -> Void
+  ) throws {
     for section in whole.sections {
       try body(.heading(section.heading))
       for row in section.rows {
-        try body(.member(ViewLine(row)))
+        try body(.member(Item.line(row)))
       }
     }
     for row in whole.completed {
-      try body(.completed(ViewLine(row)))
+      try body(.completed(Item.line(row)))
     }
   }
 }

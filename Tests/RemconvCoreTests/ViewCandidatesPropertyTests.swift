@@ -141,37 +141,53 @@ import Testing
     try shown(stream.run, subject: stream.subject, options: options) { line($0.reminder, depth: $0.depth) }
   }
 
+  /// One entry of what a view shows whole (`--json`): a heading, or a row's whole reminder and
+  /// its depth, compared as values (a description would order `extra`'s keys by hash).
+  enum WholeEntry: Equatable {
+    case heading(String)
+    case row(Reminder, depth: Int)
+  }
+
   /// What a view shows of its whole reminders (`--json`): headings, and each row's reminder
   /// and depth.
-  static func shownWhole(_ view: ReminderView) -> [String] {
+  static func shownWhole(_ view: ReminderView) -> [WholeEntry] {
     view.sections.flatMap { section in
-      ["\(section.heading)"] + section.rows.map { "\($0.reminder)@\($0.depth)" }
-    } + ["Completed"] + view.completed.map { "\($0.reminder)@\($0.depth)" }
+      [.heading("\(section.heading)")] + section.rows.map { .row($0.reminder, depth: $0.depth) }
+    } + [.heading("Completed")] + view.completed.map { .row($0.reminder, depth: $0.depth) }
   }
 
   /// The same from a view streamed whole (`ViewStream.runWhole`).
-  static func shownWhole(_ stream: ViewStream, options: ViewOptions) throws -> [String] {
-    try shown(stream.runWhole, subject: stream.subject, options: options) { "\($0.reminder)@\($0.depth)" }
+  static func shownWhole(_ stream: ViewStream, options: ViewOptions) throws -> [WholeEntry] {
+    try shown(stream.runWhole, subject: stream.subject, options: options, heading: { .heading($0) }) {
+      .row($0.reminder, depth: $0.depth)
+    }
   }
 
   static func shown<Line>(
     _ run: ((ViewEvent<Line>) throws -> Void) throws -> Void, subject: ReminderView.Subject, options: ViewOptions,
     describe: @escaping (Line) -> String
   ) throws -> [String] {
-    var shown: [String] = []
-    if case .list = subject, !options.groupByDay { shown.append("\(ViewSection.Heading.none)") }
+    try shown(run, subject: subject, options: options, heading: { $0 }, describe: describe)
+  }
+
+  static func shown<Line, Entry>(
+    _ run: ((ViewEvent<Line>) throws -> Void) throws -> Void, subject: ReminderView.Subject, options: ViewOptions,
+    heading: @escaping (String) -> Entry, describe: @escaping (Line) -> Entry
+  ) throws -> [Entry] {
+    var shown: [Entry] = []
+    if case .list = subject, !options.groupByDay { shown.append(heading("\(ViewSection.Heading.none)")) }
     var completedStarted = false
     try run { event in
       switch event {
-      case .heading(let heading): shown.append("\(heading)")
+      case .heading(let title): shown.append(heading("\(title)"))
       case .member(let row): shown.append(describe(row))
       case .completed(let row):
-        if !completedStarted { shown.append("Completed") }
+        if !completedStarted { shown.append(heading("Completed")) }
         completedStarted = true
         shown.append(describe(row))
       }
     }
-    if !completedStarted { shown.append("Completed") }
+    if !completedStarted { shown.append(heading("Completed")) }
     return shown
   }
 
@@ -179,7 +195,7 @@ import Testing
   /// the first also streamed, which must show the same rows with the same columns.
   static func bothWays(
     _ subject: ReminderView.Subject, lists: @escaping () throws -> [StoredList], store: Store, today: Today,
-    options: ViewOptions, checksWholeRows: Bool = true
+    options: ViewOptions
   ) throws -> (candidates: [String], every: [String]) {
     let fromCandidates = try ReminderView(
       subject: subject, lists: lists, store: store, today: today, options: options, evaluation: .candidates)
@@ -188,9 +204,7 @@ import Testing
     let streamed = ViewStream(subject: subject, lists: try lists(), store: store, today: today, options: options)
     #expect(try shown(streamed, options: options) == shownInFull(fromEvery), "streamed \(subject)")
     // `--json` wrote the view collected from the candidates before it was streamed.
-    if checksWholeRows {
-      #expect(try shownWhole(streamed, options: options) == shownWhole(fromCandidates), "streamed whole \(subject)")
-    }
+    #expect(try shownWhole(streamed, options: options) == shownWhole(fromCandidates), "streamed whole \(subject)")
     return (shown(fromCandidates), shown(fromEvery))
   }
 
@@ -286,10 +300,7 @@ import Testing
         // With and without the Completed section: the open and the done conditions both.
         for options in Self.optionSets.prefix(2) {
           let result = try Self.bothWays(
-            .scope(scope), lists: store.lists, store: store, today: today, options: options,
-            // Known gap, not fixed: on rows with odd stored done states and flags, the
-            // whole rows streamed (`--json`) differ from the view collected before.
-            checksWholeRows: false)
+            .scope(scope), lists: store.lists, store: store, today: today, options: options)
           #expect(result.candidates == result.every, "seed \(seed), \(scope), \(today)")
         }
       }

@@ -280,7 +280,7 @@ csv_import_floors() {
   rm -f "$work/shell.sqlite"*
   measure "$size" "sqlite3-import:csv" "$round" sqlite3 "$work/shell.sqlite" ".import --csv $file t"
   rm -f "$work/shell.sqlite"*
-  wanted "sqlite-store:csv" || return 0
+  wanted "sqlite-store:csv" && [ -f "$store" ] || return 0
   head -n 1 "$file" >"$work/header.csv"
   rm -f "$work/empty.sqlite"*
   "$remconv" import "$work/header.csv" --store "$work/empty.sqlite" --quiet

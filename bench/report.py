@@ -36,6 +36,8 @@ DESCRIPTIONS = {
     "migrate:0001": "remconv migrate up, oldest schema (0001) to the head",
     "vacuum-into": "sqlite3 `VACUUM INTO` copy of the same 0001 store",
     "migrate-sql": "sqlite3 running the released steps' SQL on the same 0001 store (one transaction)",
+    "sqlite3-import:csv": "sqlite3 shell `.import --csv` of the CSV into a new file (one table of texts)",
+    "sqlite-store:csv": "SQLite from C: the CSV import's rows into a new store of remconv's schema (insert phase)",
 }
 
 # The second corpus (bench/generate_producers.py): its cases end in this suffix.

@@ -128,6 +128,7 @@ swift build -c "$config" --product remconv >&2
 remconv="$(swift build -c "$config" --show-bin-path)/remconv"
 cc -O2 -o "$out/bin/libical_parse" bench/libical_parse.c $(pkg-config --cflags --libs libical)
 cc -O2 -o "$out/bin/sqlite_insert" bench/sqlite_insert.c -lsqlite3
+cc -O2 -o "$out/bin/sqlite_store_insert" bench/sqlite_store_insert.c -lsqlite3
 has_validate=0
 if "$remconv" validate --help >/dev/null 2>&1; then has_validate=1; else
   note "remconv validate is not in this build: the validate figures are skipped"
@@ -269,6 +270,27 @@ sqlite_floor() {
   rm -f "$work/floor.sqlite"*
 }
 
+# csv_import_floors SIZE ROUND FILE.csv STORE: issue 26's CSV import goal beside import:csv. The
+# sqlite3 shell's own `.import --csv` of the file into a new file (sqlite3-import:csv), and the
+# SQLite part of the import alone: the rows the import wrote (STORE) inserted into a new, empty
+# store of the same schema with prepared statements (sqlite-store:csv, bench/sqlite_store_insert.c,
+# its insert phase as it measures it).
+csv_import_floors() {
+  local size=$1 round=$2 file=$3 store=$4
+  rm -f "$work/shell.sqlite"*
+  measure "$size" "sqlite3-import:csv" "$round" sqlite3 "$work/shell.sqlite" ".import --csv $file t"
+  rm -f "$work/shell.sqlite"*
+  wanted "sqlite-store:csv" && [ -f "$store" ] || return 0
+  head -n 1 "$file" >"$work/header.csv"
+  rm -f "$work/empty.sqlite"*
+  "$remconv" import "$work/header.csv" --store "$work/empty.sqlite" --quiet
+  # rows N insert W s user U s
+  local wall user
+  read -r _ _ _ wall _ _ user _ < <("$out/bin/sqlite_store_insert" "$store" "$work/empty.sqlite") || true
+  record "$size" "sqlite-store:csv" "$round" "${wall:-0}" "${user:-0}" 0
+  rm -f "$work/empty.sqlite"*
+}
+
 # The second corpus (bench/generate_producers.py): the .ics as its producers write it; the
 # JSON Lines and CSV are remconv's reading of it, the floor's rows that JSON Lines as stored.
 prepare_producers() {
@@ -402,6 +424,7 @@ run_round() {
   for format in "${import_formats[@]}"; do
     rm -f "$store" "$store-wal" "$store-shm"
     measure "$size" "import:$format" "$round" "$remconv" import "$base.$format" --store "$store" --quiet
+    [ "$format" = csv ] && csv_import_floors "$size" "$round" "$base.csv" "$store"
     measure "$size" "reimport:$format" "$round" "$remconv" import "$base.$format" --store "$store" --quiet
   done
   rm -f "$store" "$store-wal" "$store-shm"

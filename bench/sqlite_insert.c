@@ -13,7 +13,7 @@
  * The schema mirrors remconv's reminders table (same columns and indexes, WAL, synchronous
  * FULL), so the figure is what any importer of the same rows must at least pay.
  */
-#include <sqlite3.h>
+#include "sqlite_floor.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,26 +21,6 @@
 #include <time.h>
 
 #define COLUMNS 17
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* User CPU seconds so far: the figure to trust on a loaded machine. */
-static double user_seconds(void) {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6;
-}
-
-static void check(int code, sqlite3 *db, const char *what) {
-  if (code != SQLITE_OK && code != SQLITE_DONE && code != SQLITE_ROW) {
-    fprintf(stderr, "%s: %s\n", what, sqlite3_errmsg(db));
-    exit(1);
-  }
-}
 
 int main(int argc, char **argv) {
   int insert_only = argc == 4 && strcmp(argv[3], "insert-only") == 0;

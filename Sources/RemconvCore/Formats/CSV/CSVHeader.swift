@@ -57,10 +57,19 @@ struct CSVHeader {
 
   /// Warns about the fields of `record` that are not valid UTF-8, naming their columns.
   func reportInvalidUTF8(in record: CSVRecord, context: ReaderContext) {
-    for index in record.invalidUTF8 {
+    reportInvalidUTF8(record.invalidUTF8, line: record.line, context: context)
+  }
+
+  /// Warns about the fields of `row` that are not valid UTF-8, naming their columns.
+  func reportInvalidUTF8(in row: CSVRow, context: ReaderContext) {
+    reportInvalidUTF8(row.invalidUTF8, line: row.line, context: context)
+  }
+
+  private func reportInvalidUTF8(_ indexes: [Int], line: Int, context: ReaderContext) {
+    for index in indexes {
       context.diagnostics.warning(
         "invalid-utf8", "column '\(name(at: index))' is not valid UTF-8; the bad bytes read as U+FFFD",
-        at: context.location(line: record.line))
+        at: context.location(line: line))
     }
   }
 }
@@ -88,6 +97,10 @@ extension CSVParser {
 final class CSVRowStream<Record> {
   let parser: CSVParser
   private(set) var header: CSVHeader?
+  /// The row read last, as bytes: reused from row to row, so a reader that keeps a row raw
+  /// until it is decoded or passed over reads it here rather than holding a copy (which
+  /// would make the next row copy the buffer).
+  private(set) var row = CSVRow()
   private var pending: Record?
   /// List key → list id, for the lists already announced.
   private var knownLists: [String: String] = [:]
@@ -99,7 +112,7 @@ final class CSVRowStream<Record> {
   /// The next record: `findHeader` reads the header (nil for an empty input) the first time,
   /// then `decode` turns each row that is not blank into a record (nil: nothing to emit).
   func next(
-    findHeader: () throws -> CSVHeader?, decode: (CSVRecord, CSVHeader) throws -> Record?
+    findHeader: () throws -> CSVHeader?, decode: (CSVRow, CSVHeader) throws -> Record?
   ) throws -> Record? {
     if let pending {
       self.pending = nil
@@ -110,9 +123,9 @@ final class CSVRowStream<Record> {
       header = found
     }
     guard let header else { return nil }
-    while let record = try parser.next() {
-      if record.isBlank { continue }
-      if let result = try decode(record, header) { return result }
+    while try parser.next(into: &row) {
+      if row.isBlank { continue }
+      if let result = try decode(row, header) { return result }
     }
     return nil
   }

@@ -27,6 +27,82 @@ public struct CSVRecord: Sendable, Equatable {
   }
 }
 
+/// One record (row) of a CSV file as bytes: its fields one after another in one buffer, and
+/// where each ends. What a reader that needs only some cells, or their bytes, reads
+/// (`CSVParser.next(into:)`): no `String` is made for a cell nobody asks for. Reused from row to
+/// row for its capacity.
+public struct CSVRow: Sendable {
+  /// The fields' bytes, as read (a quoted field's doubled quotes once), one after another.
+  public private(set) var bytes: [UInt8] = []
+  /// The end of each field in `bytes`; a field starts where the one before ends.
+  public private(set) var ends: [Int] = []
+  /// Whether each field was quoted (see `CSVRecord.quoted`).
+  public private(set) var quoted: [Bool] = []
+  /// Indexes of fields whose bytes are not valid UTF-8.
+  public private(set) var invalidUTF8: [Int] = []
+  /// The physical line the record starts on (1-based).
+  public internal(set) var line = 0
+
+  public init() {}
+
+  /// The number of fields.
+  public var count: Int { ends.count }
+
+  /// True for an empty line and for a row of empty fields (`,,,,`): a row without data.
+  public var isBlank: Bool { bytes.isEmpty }
+
+  /// The byte range of field `index` in `bytes`.
+  public func range(of index: Int) -> Range<Int> { (index == 0 ? 0 : ends[index - 1])..<ends[index] }
+
+  /// Whether field `index` is missing (past the end of a short row) or a bare empty field: no value.
+  public func isAbsent(_ index: Int) -> Bool {
+    index >= ends.count || (range(of: index).isEmpty && !quoted[index])
+  }
+
+  /// The text of field `index`, decoded as UTF-8 (U+FFFD for bytes that are not).
+  public func string(at index: Int) -> String {
+    bytes.withUnsafeBufferPointer {
+      String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: index)]), as: UTF8.self)
+    }
+  }
+
+  /// The record with a `String` per field.
+  public var record: CSVRecord {
+    CSVRecord(fields: ends.indices.map(string(at:)), quoted: quoted, line: line, invalidUTF8: invalidUTF8)
+  }
+
+  /// Empties the row, keeping its capacity, for the record that starts on `line`.
+  mutating func start(line: Int, fieldCapacity: Int) {
+    bytes.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+    quoted.removeAll(keepingCapacity: true)
+    invalidUTF8.removeAll(keepingCapacity: true)
+    ends.reserveCapacity(fieldCapacity)
+    quoted.reserveCapacity(fieldCapacity)
+    self.line = line
+  }
+
+  /// Appends `byte` to the field being read.
+  mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+  /// Appends `run` to the field being read.
+  mutating func append(contentsOf run: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: run) }
+
+  /// Ends the field being read (it started at `start`), checking its UTF-8 when `highBits`
+  /// says it holds a byte above 0x7F.
+  mutating func endField(startingAt start: Int, quoted isQuoted: Bool, highBits: UInt8) {
+    if highBits & 0x80 != 0 {
+      let valid = bytes.withUnsafeBufferPointer { row in
+        let field = UnsafeBufferPointer(rebasing: row[start...])
+        return String(validUTF8: field) != nil
+      }
+      if !valid { invalidUTF8.append(ends.count) }
+    }
+    ends.append(bytes.count)
+    quoted.append(isQuoted)
+  }
+}
+
 /// A streaming RFC 4180 parser that works on bytes.
 ///
 /// Swift treats `"\r\n"` as one `Character`, so a parser comparing Characters misses CRLF;
@@ -65,8 +141,8 @@ public final class CSVParser {
   private var lineStart = 0
   private var startedReading = false
   private var failure: RemconvError?
-  /// The bytes of the field being read, kept between records for their capacity.
-  private var fieldBuffer: [UInt8] = []
+  /// The row `next()` reads into, kept between records for its capacity.
+  private var rowBuffer = CSVRow()
   /// The number of fields of the last record read.
   private var lastFieldCount = 0
 
@@ -86,6 +162,15 @@ public final class CSVParser {
 
   /// The next record, or nil at the end of the input.
   public func next() throws(RemconvError) -> CSVRecord? {
+    var row = rowBuffer
+    rowBuffer = CSVRow()
+    defer { rowBuffer = row }
+    return try next(into: &row) ? row.record : nil
+  }
+
+  /// Reads the next record into `row` (its earlier content replaced); false at the end of the
+  /// input, `row` then unchanged. The same records and errors as `next()`, with no `String`.
+  public func next(into row: inout CSVRow) throws(RemconvError) -> Bool {
     if let failure { throw failure }
     do {
       if !startedReading {
@@ -95,9 +180,13 @@ public final class CSVParser {
           lineStart = reader.offset
         }
       }
-      guard try reader.peek() != nil else { return nil }
-      if let delimiter { return try parseRecord(from: reader, delimiter: delimiter) }
-      return try detectAndParseRecord()
+      guard try reader.peek() != nil else { return false }
+      if let delimiter {
+        try parseRecord(from: reader, delimiter: delimiter, into: &row)
+      } else {
+        try detectAndParseRecord(into: &row)
+      }
+      return true
     } catch {
       failure = error
       throw error
@@ -109,7 +198,7 @@ public final class CSVParser {
   ///
   /// While the delimiter is unknown, a quote opens a quoted section only at the start of the
   /// record or after one of the candidates; the record ends at a line end outside one.
-  private func detectAndParseRecord() throws(RemconvError) -> CSVRecord {
+  private func detectAndParseRecord(into row: inout CSVRow) throws(RemconvError) {
     let recordLine = line
     let columnBase = reader.offset - lineStart
     var raw: [UInt8] = []
@@ -152,7 +241,7 @@ public final class CSVParser {
     // relative to the record's bytes; `columnBase` places its first line.
     let source = ByteReader(bytes: raw, name: fileName)
     lineStart = 0
-    let record = try parseRecord(from: source, delimiter: delimiter ?? Self.lineFeed, columnBase: columnBase)
+    try parseRecord(from: source, delimiter: delimiter ?? Self.lineFeed, columnBase: columnBase, into: &row)
     if try source.peek() != nil {
       throw .malformedInput(
         "cannot tell the delimiter of this record (a quote after a delimiter that is not the record's); "
@@ -161,7 +250,6 @@ public final class CSVParser {
     }
     lineStart = reader.offset
     try consumeLineEnd()
-    return record
   }
 
   /// Consumes a CRLF, LF or CR at the reader's position, counting the line.
@@ -173,23 +261,14 @@ public final class CSVParser {
     lineStart = reader.offset
   }
 
-  /// Parses one record from `source`, consuming its line end. `columnBase` is added to
-  /// columns on the record's first line when `source` does not start where that line does.
+  /// Parses one record from `source` into `row`, consuming its line end. `columnBase` is added
+  /// to columns on the record's first line when `source` does not start where that line does.
   private func parseRecord(
-    from source: ByteReader, delimiter: UInt8, columnBase: Int = 0
-  ) throws(RemconvError) -> CSVRecord {
-    var fields: [String] = []
-    var quoted: [Bool] = []
-    // Records of a file have one width: reserved at once, the arrays are not grown by doubling.
-    fields.reserveCapacity(lastFieldCount)
-    quoted.reserveCapacity(lastFieldCount)
-    var invalid: [Int] = []
-    var recordSize = 0
+    from source: ByteReader, delimiter: UInt8, columnBase: Int = 0, into row: inout CSVRow
+  ) throws(RemconvError) {
     let recordLine = line
-    // A local buffer: appending to a stored property costs an exclusivity check per byte.
-    var field = fieldBuffer
-    fieldBuffer = []
-    defer { fieldBuffer = field }
+    // Records of a file have one width: reserved at once, the arrays are not grown by doubling.
+    row.start(line: recordLine, fieldCapacity: lastFieldCount)
     /// The location of the byte at `offset` of `source`.
     func location(_ offset: Int) -> SourceLocation {
       let base = line == recordLine ? columnBase : 0
@@ -203,15 +282,17 @@ public final class CSVParser {
     }
     var endOfRecord = false
     while !endOfRecord {
-      field.removeAll(keepingCapacity: true)
+      let fieldStart = row.bytes.count
+      /// The bytes of the field so far.
+      var fieldSize: Int { row.bytes.count - fieldStart }
       var highBits: UInt8 = 0
       let isQuoted = try source.peek() == Self.quote
       if isQuoted {
         let opening = location(source.offset)
         _ = try source.next()
         quotedField: while true {
-          try appendRun(from: source, to: &field, highBits: &highBits, stoppingAt: Self.quote)
-          if field.count > maximumFieldSize { throw fieldTooLong(at: opening) }
+          try appendRun(from: source, to: &row, fieldStart: fieldStart, highBits: &highBits, stoppingAt: Self.quote)
+          if fieldSize > maximumFieldSize { throw fieldTooLong(at: opening) }
           guard let byte = try source.next() else {
             throw .malformedInput(
               "a quoted field opened on line \(opening.line ?? line) is never closed (a missing \")", at: opening)
@@ -220,20 +301,20 @@ public final class CSVParser {
           case Self.quote:
             guard try source.peek() == Self.quote else { break quotedField }
             _ = try source.next()
-            field.append(Self.quote)
+            row.append(Self.quote)
           case Self.lineFeed, Self.carriageReturn:
-            field.append(byte)
+            row.append(byte)
             if byte == Self.carriageReturn, try source.peek() == Self.lineFeed {
               _ = try source.next()
-              field.append(Self.lineFeed)
+              row.append(Self.lineFeed)
             }
             line += 1
             lineStart = source.offset
           default:
-            field.append(byte)
+            row.append(byte)
             highBits |= byte
           }
-          if field.count > maximumFieldSize { throw fieldTooLong(at: opening) }
+          if fieldSize > maximumFieldSize { throw fieldTooLong(at: opening) }
         }
         // After the closing quote: a delimiter, a line end or the end of input.
         let closing = source.offset
@@ -252,8 +333,8 @@ public final class CSVParser {
         }
       } else {
         while true {
-          try appendRun(from: source, to: &field, highBits: &highBits, stoppingAt: delimiter)
-          if field.count > maximumFieldSize { throw fieldTooLong(at: location(source.offset)) }
+          try appendRun(from: source, to: &row, fieldStart: fieldStart, highBits: &highBits, stoppingAt: delimiter)
+          if fieldSize > maximumFieldSize { throw fieldTooLong(at: location(source.offset)) }
           guard let byte = try source.next() else {
             endOfRecord = true
             break
@@ -264,41 +345,31 @@ public final class CSVParser {
             endOfRecord = true
             break
           }
-          field.append(byte)
+          row.append(byte)
           highBits |= byte
-          if field.count > maximumFieldSize { throw fieldTooLong(at: location(source.offset)) }
+          if fieldSize > maximumFieldSize { throw fieldTooLong(at: location(source.offset)) }
         }
       }
-      if highBits & 0x80 == 0 {
-        fields.append(String(decoding: field, as: UTF8.self))
-      } else if let text = String(validUTF8: field) {
-        fields.append(text)
-      } else {
-        invalid.append(fields.count)
-        fields.append(String(decoding: field, as: UTF8.self))
-      }
-      quoted.append(isQuoted)
-      recordSize += field.count
-      if recordSize > Self.maximumRecordSize {
+      row.endField(startingAt: fieldStart, quoted: isQuoted, highBits: highBits)
+      if row.bytes.count > Self.maximumRecordSize {
         throw .malformedInput(
           "a record is larger than the limit of \(Self.maximumRecordSize) bytes",
           at: SourceLocation(file: fileName, line: recordLine))
       }
-      if fields.count > Self.maximumFieldCount {
+      if row.count > Self.maximumFieldCount {
         throw .malformedInput(
           "a record has more than \(Self.maximumFieldCount) fields",
           at: SourceLocation(file: fileName, line: recordLine))
       }
     }
-    lastFieldCount = fields.count
-    return CSVRecord(fields: fields, quoted: quoted, line: recordLine, invalidUTF8: invalid)
+    lastFieldCount = row.count
   }
 
-  /// Appends the bytes up to the next `stop`, CR or LF (not consumed) to `field`, scanning the
-  /// reader's buffer in bulk, and at most one byte past `maximumFieldSize`, so that a field
-  /// too long is caught at the byte where it was before.
+  /// Appends the bytes up to the next `stop`, CR or LF (not consumed) to the field of `row`
+  /// that starts at `fieldStart`, scanning the reader's buffer in bulk, and at most one byte
+  /// past `maximumFieldSize`, so that a field too long is caught at the byte where it was before.
   private func appendRun(
-    from source: ByteReader, to field: inout [UInt8], highBits: inout UInt8, stoppingAt stop: UInt8
+    from source: ByteReader, to row: inout CSVRow, fieldStart: Int, highBits: inout UInt8, stoppingAt stop: UInt8
   ) throws(RemconvError) {
     let limit = maximumFieldSize
     _ = try source.scan { bytes in
@@ -310,10 +381,11 @@ public final class CSVParser {
         bits |= byte
         end += 1
       }
-      let taken = min(end, limit + 1 - min(field.count, limit + 1))
-      field.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<taken]))
+      let fieldSize = row.bytes.count - fieldStart
+      let taken = min(end, limit + 1 - min(fieldSize, limit + 1))
+      row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<taken]))
       highBits |= bits
-      return (taken, taken < bytes.count || field.count > limit)
+      return (taken, taken < bytes.count || fieldSize + taken > limit)
     }
   }
 

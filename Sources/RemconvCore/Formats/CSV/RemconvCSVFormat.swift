@@ -46,12 +46,20 @@ public enum RemconvCSVFormat {
     private var reminderIndexes: [(key: ReminderKey, index: Int)] = []
     /// The list columns present, with the `ReminderJSON.decodeList` key each fills.
     private var listIndexes: [(key: ListKey, index: Int)] = []
+    /// Their indexes alone.
+    private var listColumnIndexes: [Int] = []
     /// Indexes of the columns kept in `extra.csv`.
     private var unknownIndexes: [Int] = []
     /// What a row's digest depends on besides its cells: the options and the header.
     private var digestContext = RecordDigest(high: 0, low: 0)
-    /// The row of the raw reminder, and its list.
-    private var raw = (record: CSVRecord(fields: [], quoted: [], line: 0), listID: "")
+    /// The list of the raw reminder, whose row is the stream's last (`rows.row`).
+    private var rawListID = ""
+    /// The list cells met (`ListCells`), and what they gave: the rows of a list repeat its
+    /// cells, which then name a list already announced. Bounded: past the bound, cells not met
+    /// yet are decoded every time.
+    private var listsByCells: [ListCells: (id: String, named: Bool)] = [:]
+    private static let listsByCellsLimit = 4096
+    private var listCells = ListCells()
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -87,6 +95,7 @@ public enum RemconvCSVFormat {
         listIndexes = RemconvCSVFormat.listMemberKeys.compactMap { column, key in
           header.index(of: column).map { (key, $0) }
         }
+        listColumnIndexes = listIndexes.map(\.index)
         unknownIndexes = header.names.indices.filter { !known.contains(CSVHeader.key(header.names[$0])) }
         digestContext = context.recordDigestContext(format: "csv", header.names)
         return header
@@ -96,48 +105,52 @@ public enum RemconvCSVFormat {
 
     /// Reads a row's list, and yields its reminder, raw or decoded (after its list when the list
     /// is new); a list-only row gives its list, once; nil for a list-only row of a list already seen.
-    private func read(_ record: CSVRecord, header: CSVHeader, decodingAtOnce: Bool) throws -> ReadRecord? {
-      let location = context.location(line: record.line)
-      header.reportInvalidUTF8(in: record, context: context)
-      var listMembers = ObjectMembers<ListKey>()
-      for (key, index) in listIndexes {
-        if let value = Self.value(of: record, at: index, kind: key == .extra ? .json : .text) {
-          listMembers[key] = value
-        }
-      }
-      let (listID, newList) = list(for: listMembers, at: location)
-      let extraIndexes = record.fields.indices.dropFirst(header.names.count)
-      if !listMembers.isEmpty, reminderIndexes.allSatisfy({ Self.cell(of: record, at: $0.index) == nil }),
-        unknownIndexes.allSatisfy({ Self.cell(of: record, at: $0) == nil }),
-        extraIndexes.allSatisfy({ Self.cell(of: record, at: $0) == nil })
+    private func read(_ row: CSVRow, header: CSVHeader, decodingAtOnce: Bool) throws -> ReadRecord? {
+      let location = context.location(line: row.line)
+      header.reportInvalidUTF8(in: row, context: context)
+      let (listID, newList, namesList) = list(of: row, at: location)
+      let extraIndexes = header.names.count..<max(header.names.count, row.count)
+      if namesList, reminderIndexes.allSatisfy({ row.isAbsent($0.index) }),
+        unknownIndexes.allSatisfy(row.isAbsent), extraIndexes.allSatisfy(row.isAbsent)
       {
-        if !extraIndexes.isEmpty { warnOfExtraFields(in: record, header: header, at: location, uid: nil) }
+        if !extraIndexes.isEmpty { warnOfExtraFields(in: row, header: header, at: location, uid: nil) }
         return newList.map { .record(.list($0)) }
       }
       let listRecord = newList.map { ReadRecord.record(.list($0)) }
       if decodingAtOnce {
-        let reminder = try decode(record, listID: listID, header: header).reminder
+        let reminder = try decode(row, listID: listID, header: header).reminder
         return rows.emit(.record(.reminder(reminder, location)), after: listRecord)
       }
-      raw = (record, listID)
+      rawListID = listID
       return rows.emit(.raw(location), after: listRecord)
     }
 
-    private func warnOfExtraFields(in record: CSVRecord, header: CSVHeader, at location: SourceLocation, uid: String?) {
+    private func warnOfExtraFields(in row: CSVRow, header: CSVHeader, at location: SourceLocation, uid: String?) {
       context.diagnostics.warning(
         "extra-fields",
-        "the row has \(record.fields.count) fields but the header \(header.names.count); "
+        "the row has \(row.count) fields but the header \(header.names.count); "
           + "the others are kept in extra.csv",
         at: location, uid: uid)
     }
 
     /// The digest of the raw row: every cell as read, and whether it was quoted (a quoted
-    /// empty cell is the empty string, a bare one no value).
+    /// empty cell is the empty string, a bare one no value). A cell is hashed from its bytes,
+    /// which are its text's UTF-8, but for a cell that is not UTF-8: its text as decoded.
     func digestOfRaw() -> RecordDigest {
+      let row = rows.row
       var digest = digestContext
-      for (index, field) in raw.record.fields.enumerated() {
-        digest = digest.appending(field)
-        if raw.record.quoted[index] { digest = digest.appending(marker: 1) }
+      var invalid = row.invalidUTF8.makeIterator()
+      var nextInvalid = invalid.next()
+      row.bytes.withUnsafeBytes { bytes in
+        for index in 0..<row.count {
+          if index == nextInvalid {
+            digest = digest.appending(row.string(at: index))
+            nextInvalid = invalid.next()
+          } else {
+            digest = RecordDigest(of: UnsafeRawBufferPointer(rebasing: bytes[row.range(of: index)]), seed: digest)
+          }
+          if row.quoted[index] { digest = digest.appending(marker: 1) }
+        }
       }
       return digest
     }
@@ -148,24 +161,24 @@ public enum RemconvCSVFormat {
     /// Turns the raw row into a reminder.
     func decodeRaw() throws -> DecodedReminder {
       guard let header = rows.header else { preconditionFailure("a raw row before the header") }
-      return try decode(raw.record, listID: raw.listID, header: header)
+      return try decode(rows.row, listID: rawListID, header: header)
     }
 
     /// Turns a row of list `listID` into a reminder.
-    private func decode(_ record: CSVRecord, listID: String, header: CSVHeader) throws -> DecodedReminder {
-      let location = context.location(line: record.line)
+    private func decode(_ row: CSVRow, listID: String, header: CSVHeader) throws -> DecodedReminder {
+      let location = context.location(line: row.line)
       var members = ObjectMembers<ReminderKey>()
       for (key, index) in reminderIndexes {
-        if let value = Self.value(of: record, at: index, kind: CellKind(key)) { members[key] = value }
+        if let value = Self.value(of: row, at: index, kind: CellKind(key)) { members[key] = value }
       }
       var kept: [String: JSONValue] = [:]
       for index in unknownIndexes {
-        if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
+        if let value = Self.value(of: row, at: index, kind: .text) { kept[header.name(at: index)] = value }
       }
-      if record.fields.count > header.names.count {
-        warnOfExtraFields(in: record, header: header, at: location, uid: members[.id]?.stringValue)
-        for index in header.names.count..<record.fields.count {
-          if let value = Self.value(of: record, at: index, kind: .text) { kept[header.name(at: index)] = value }
+      if row.count > header.names.count {
+        warnOfExtraFields(in: row, header: header, at: location, uid: members[.id]?.stringValue)
+        for index in header.names.count..<row.count {
+          if let value = Self.value(of: row, at: index, kind: .text) { kept[header.name(at: index)] = value }
         }
       }
       var reminder = ReminderJSON.decodeReminder(
@@ -178,8 +191,25 @@ public enum RemconvCSVFormat {
       return (reminder, members[.id]?.stringValue, true)
     }
 
-    /// The id of the row's list, and the list itself the first time it is named. A row that
-    /// names no list goes to the import's default list (empty id).
+    /// The id of the row's list, the list itself the first time it is named, and whether the
+    /// row has any list cell. List cells met before name the same list, already announced:
+    /// they are not decoded again.
+    private func list(of row: CSVRow, at location: SourceLocation) -> (String, ReminderList?, namesList: Bool) {
+      listCells.gather(listColumnIndexes, of: row)
+      if let known = listsByCells[listCells] { return (known.id, nil, known.named) }
+      var listMembers = ObjectMembers<ListKey>()
+      for (key, index) in listIndexes {
+        if let value = Self.value(of: row, at: index, kind: key == .extra ? .json : .text) {
+          listMembers[key] = value
+        }
+      }
+      let (id, newList) = list(for: listMembers, at: location)
+      if listsByCells.count < Self.listsByCellsLimit { listsByCells[listCells] = (id, !listMembers.isEmpty) }
+      return (id, newList, !listMembers.isEmpty)
+    }
+
+    /// The id of the list `members` describe, and the list itself the first time it is named. A
+    /// row that names no list goes to the import's default list (empty id).
     private func list(for members: ObjectMembers<ListKey>, at location: SourceLocation) -> (String, ReminderList?) {
       guard members[.name] != nil || members[.id] != nil else { return ("", nil) }
       let key = members[.id]?.stringValue ?? members[.name]?.stringValue.map { "name:" + ListName.key(for: $0) } ?? ""
@@ -203,30 +233,37 @@ public enum RemconvCSVFormat {
       }
     }
 
-    /// The text of a cell; nil for a missing or bare empty field (no value).
-    static func cell(of record: CSVRecord, at index: Int) -> String? {
-      guard let text = record[index], !text.isEmpty || record.quoted[index] else { return nil }
-      return text
-    }
-
-    /// The JSON value of a cell: nil for a bare empty field; booleans, tags and JSON columns
-    /// decoded, anything else as text. A value that does not parse stays text, so the JSON
-    /// decoder reports it and keeps it in `extra.invalid`.
-    static func value(of record: CSVRecord, at index: Int, kind: CellKind) -> JSONValue? {
-      guard let text = cell(of: record, at: index) else { return nil }
+    /// The JSON value of a cell: nil for a missing or bare empty field (no value); booleans,
+    /// tags and JSON columns decoded, anything else as text. A value that does not parse stays
+    /// text, so the JSON decoder reports it and keeps it in `extra.invalid`.
+    static func value(of row: CSVRow, at index: Int, kind: CellKind) -> JSONValue? {
+      guard !row.isAbsent(index) else { return nil }
       switch kind {
       case .boolean:
-        switch text.lowercased() {
-        case "true", "1": return .bool(true)
-        case "false", "0": return .bool(false)
-        default: return .string(text)
+        // `true`, `1`, `false` or `0` in any case: no other text lowers to them.
+        let range = row.range(of: index)
+        if range.count <= 5 {
+          var lowered = 0
+          for byte in row.bytes[range] { lowered = lowered << 8 | Int(byte | (byte &>> 1 & 0x20)) }
+          switch (range.count, lowered) {
+          case (4, 0x7472_7565), (1, 0x31): return .bool(true)
+          case (5, 0x66_616c_7365), (1, 0x30): return .bool(false)
+          default: break
+          }
         }
+        return .string(row.string(at: index))
       case .tags:
-        return .array(CSVTagList.decode(text).map(JSONValue.string))
+        return .array(CSVTagList.decode(row.string(at: index)).map(JSONValue.string))
       case .json:
-        return (try? JSONParser.parse(text)) ?? .string(text)
+        // A cell that is UTF-8 is parsed from its bytes, which are its text's.
+        if !row.invalidUTF8.contains(index),
+          let value = try? JSONParser.parse(bytes: Array(row.bytes[row.range(of: index)]), name: "<json>")
+        {
+          return value
+        }
+        return .string(row.string(at: index))
       case .text:
-        return .string(text)
+        return .string(row.string(at: index))
       }
     }
   }
@@ -305,6 +342,30 @@ public enum RemconvCSVFormat {
 
     private static func json(_ object: [String: JSONValue]) -> String? {
       object.isEmpty ? nil : JSONText.encode(.object(object))
+    }
+  }
+}
+
+/// The list cells of a row, gathered to be compared with another row's: each cell's length
+/// (or a mark for no value) and its bytes.
+struct ListCells: Hashable {
+  private var bytes: [UInt8] = []
+
+  /// The bytes hashed at once (an array's own hashing feeds the hasher one element at a time).
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+
+  mutating func gather(_ indexes: [Int], of row: CSVRow) {
+    bytes.removeAll(keepingCapacity: true)
+    for index in indexes {
+      if row.isAbsent(index) {
+        bytes.append(0xFF)
+        continue
+      }
+      let range = row.range(of: index)
+      withUnsafeBytes(of: UInt32(truncatingIfNeeded: range.count)) { bytes.append(contentsOf: $0) }
+      bytes.append(contentsOf: row.bytes[range])
     }
   }
 }

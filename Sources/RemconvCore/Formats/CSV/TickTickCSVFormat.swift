@@ -86,7 +86,7 @@ public enum TickTickCSVFormat {
     }
 
     func next() throws -> SourceRecord? {
-      try rows.next(findHeader: findHeader, decode: decode)
+      try rows.next(findHeader: findHeader) { row, header in decode(row.record, header: header) }
     }
 
     /// Skips the preamble up to the header row. Nil for an empty input.

@@ -158,9 +158,9 @@ import Testing
 
   /// The same from a view streamed whole (`ViewStream.runWhole`).
   static func shownWhole(_ stream: ViewStream, options: ViewOptions) throws -> [WholeEntry] {
-    try shown(stream.runWhole, subject: stream.subject, options: options, heading: { .heading($0) }) {
-      .row($0.reminder, depth: $0.depth)
-    }
+    try shown(
+      stream.runWhole, subject: stream.subject, options: options, heading: { .heading($0) },
+      describe: { .row($0.reminder, depth: $0.depth) })
   }
 
   static func shown<Line>(

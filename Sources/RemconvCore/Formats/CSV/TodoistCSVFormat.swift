@@ -329,7 +329,7 @@ public enum TodoistCSVFormat {
     /// While skipping a completed task, its depth: its subtasks are skipped with it.
     private var skippingBelow: Int?
     /// What could not be written, by what it is, with how many reminders it concerns.
-    private var uncarried: [String: Int] = [:]
+    private var uncarried = UncarriedTally()
     /// Completed reminders and their subtasks, which a template cannot hold.
     private(set) var skippedCount = 0
 
@@ -350,13 +350,13 @@ public enum TodoistCSVFormat {
         // One file is one project: later lists become its sections.
         try writeRow(type: "section", content: list.name)
         currentSection = list.name
-        uncarried["lists after the first (written as sections)", default: 0] += 1
+        uncarried.count("lists after the first (written as sections)")
       }
     }
 
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       if let skipping = skippingBelow, depth > skipping {
-        uncarried["subtasks of completed reminders (not written)", default: 0] += 1
+        uncarried.count("subtasks of completed reminders (not written)")
         skippedCount += 1
         return
       }
@@ -364,20 +364,20 @@ public enum TodoistCSVFormat {
       if reminder.isDone {
         // A template holds open tasks only; writing a done one would reopen it in Todoist.
         skippingBelow = depth
-        uncarried["completed reminders (not written)", default: 0] += 1
+        uncarried.count("completed reminders (not written)")
         skippedCount += 1
         return
       }
       let todoist = reminder.extra[extraKey]?.objectValue ?? [:]
       if listCount > 1 {
-        if todoist["section"] != nil { uncarried["Todoist sections of lists after the first", default: 0] += 1 }
+        if todoist["section"] != nil { uncarried.count("Todoist sections of lists after the first") }
       } else if depth == 0 {
         let section = todoist["section"]?.stringValue
         if let section, section != currentSection {
           try writeRow(type: "section", content: section)
           currentSection = section
         } else if section == nil, currentSection != nil {
-          uncarried["tasks without a section after a section (written in the section above)", default: 0] += 1
+          uncarried.count("tasks without a section after a section (written in the section above)")
         }
       }
       let (description, comments) = split(reminder.notes, comments: todoist["notes"]?.arrayValue ?? [])
@@ -385,7 +385,7 @@ public enum TodoistCSVFormat {
       for comment in comments {
         let details = comment.objectValue ?? [:]
         if details.keys.contains(where: { !TodoistCSVFormat.columns.contains($0) }) {
-          uncarried["Todoist comment details the template does not have", default: 0] += 1
+          uncarried.count("Todoist comment details the template does not have")
         }
         try rows.writeRow(
           ["note"] + TodoistCSVFormat.columns.dropFirst().map { column in details[column]?.stringValue })
@@ -406,7 +406,7 @@ public enum TodoistCSVFormat {
       if notes.utf8.count > suffix.utf8.count, notes.utf8.reversed().starts(with: suffix.utf8.reversed()) {
         return (String(decoding: notes.utf8.dropLast(suffix.utf8.count), as: UTF8.self), comments)
       }
-      uncarried["comments edited since import (written in the description, not as note rows)", default: 0] += 1
+      uncarried.count("comments edited since import (written in the description, not as note rows)")
       return (notes, [])
     }
 
@@ -417,12 +417,12 @@ public enum TodoistCSVFormat {
       content += reminder.title
       let words = reminder.title.split(separator: " ", omittingEmptySubsequences: false)
       if reminder.title.hasPrefix("* ") || words.contains(where: TodoistCSVFormat.isLabel) {
-        uncarried["titles Todoist would read as labels or an uncompletable mark", default: 0] += 1
+        uncarried.count("titles Todoist would read as labels or an uncompletable mark")
       }
       for tag in reminder.tags {
         let label = String(tag.map { $0.isWhitespace ? "_" : $0 })
         if label != tag || label.isEmpty {
-          uncarried["tags that are empty or hold spaces (spaces written as _)", default: 0] += 1
+          uncarried.count("tags that are empty or hold spaces (spaces written as _)")
         }
         if !label.isEmpty { content += " @" + label }
       }
@@ -461,20 +461,20 @@ public enum TodoistCSVFormat {
             uid: reminder.id)
         }
       }
-      if reminder.startDate != nil { uncarried["start dates", default: 0] += 1 }
-      if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
+      if reminder.startDate != nil { uncarried.count("start dates") }
+      if !reminder.alarms.isEmpty { uncarried.count("alarms") }
       // A re-import finds them by their fallback identity instead (docs/formats.md).
-      uncarried["UIDs (a re-import matches by list, parent, title and due date)", default: 0] += 1
-      if reminder.flagged { uncarried["flags", default: 0] += 1 }
-      if reminder.url != nil { uncarried["URLs", default: 0] += 1 }
+      uncarried.count("UIDs (a re-import matches by list, parent, title and due date)")
+      if reminder.flagged { uncarried.count("flags") }
+      if reminder.url != nil { uncarried.count("URLs") }
       if reminder.createdAt != nil || reminder.editedAt != nil {
-        uncarried["creation and edit times", default: 0] += 1
+        uncarried.count("creation and edit times")
       }
       if reminder.extra.keys.contains(where: { $0 != extraKey }) {
-        uncarried["extra data of other formats", default: 0] += 1
+        uncarried.count("extra data of other formats")
       }
       if todoist.keys.contains(where: { !TodoistCSVFormat.writtenKeys.contains($0) }) {
-        uncarried["Todoist columns and comment details the template does not have", default: 0] += 1
+        uncarried.count("Todoist columns and comment details the template does not have")
       }
       let language = phrase != nil ? "en" : todoist["DATE_LANG"]?.stringValue ?? (date == nil ? nil : "en")
       var cells: [String?] = [
@@ -494,9 +494,7 @@ public enum TodoistCSVFormat {
     }
 
     func finish() throws {
-      for (what, count) in uncarried.sorted(by: { $0.key < $1.key }) {
-        diagnostics.warning("cannot-carry", "csv:todoist cannot carry \(what): \(count)")
-      }
+      uncarried.report(format: "csv:todoist", to: diagnostics)
       try rows.flush()
     }
   }

@@ -368,7 +368,7 @@ final class MarkdownWriter: ReminderWriter {
   private let output: ByteWriter
   private let diagnostics: DiagnosticLog
   private let timeZone: TimeZone
-  private var uncarried: [String: Int] = [:]
+  private var uncarried = UncarriedTally()
   private var wroteAnything = false
   private var headingWritten = false
 
@@ -380,13 +380,11 @@ final class MarkdownWriter: ReminderWriter {
 
   func beginList(_ list: ReminderList) throws {
     headingWritten = false
-    if list.symbol != ReminderList.defaultSymbol || list.color != nil || list.createdAt != nil || !list.extra.isEmpty {
-      uncarried["list symbols, colours, creation times and extra data (lists)", default: 0] += 1
-    }
+    uncarried.countListMetadata(of: list)
   }
 
   func endList(_ list: ReminderList) throws {
-    if !headingWritten { uncarried["empty lists (a heading without tasks is not a list)", default: 0] += 1 }
+    if !headingWritten { uncarried.count("empty lists (a heading without tasks is not a list)") }
   }
 
   /// The list's heading, before its first task: a heading without tasks would be read as
@@ -448,7 +446,7 @@ final class MarkdownWriter: ReminderWriter {
           uid: reminder.id)
       }
     }
-    if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
+    if !reminder.alarms.isEmpty { uncarried.count("alarms") }
     if let created = reminder.createdAt {
       item.dates[TaskLineText.Sign.created] = PlainTextDates.day(of: created, in: timeZone)
       reportDay(created, what: "creation time", uid: reminder.id)
@@ -474,14 +472,13 @@ final class MarkdownWriter: ReminderWriter {
     if TaskLineText.isBlockID(Substring(reminder.id)) {
       item.blockID = reminder.id
     } else {
-      uncarried["UIDs that are not block ids (a re-import matches by list, parent, title and due date)", default: 0] +=
-        1
+      uncarried.count("UIDs that are not block ids (a re-import matches by list, parent, title and due date)")
     }
-    if reminder.flagged { uncarried["flags", default: 0] += 1 }
-    if reminder.url != nil { uncarried["URLs", default: 0] += 1 }
-    if reminder.editedAt != nil { uncarried["edit times", default: 0] += 1 }
+    if reminder.flagged { uncarried.count("flags") }
+    if reminder.url != nil { uncarried.count("URLs") }
+    if reminder.editedAt != nil { uncarried.count("edit times") }
     if reminder.extra.keys.contains(where: { $0 != MarkdownFormat.extraKey && $0 != "invalid" }) {
-      uncarried["extra data of other formats", default: 0] += 1
+      uncarried.count("extra data of other formats")
     }
 
     let box: Character
@@ -537,9 +534,7 @@ final class MarkdownWriter: ReminderWriter {
   }
 
   func finish() throws {
-    for (what, count) in uncarried.sorted(by: { $0.key < $1.key }) {
-      diagnostics.warning("cannot-carry", "Markdown cannot carry \(what): \(count)")
-    }
+    uncarried.report(format: "Markdown", to: diagnostics)
     try output.flush()
   }
 }

@@ -246,8 +246,7 @@ final class TodoTxtWriter: ReminderWriter {
   private let output: ByteWriter
   private let diagnostics: DiagnosticLog
   private let timeZone: TimeZone
-  /// What the format has no place for, by what it is, with how many items it concerns.
-  private var uncarried: [String: Int] = [:]
+  private var uncarried = UncarriedTally()
   private var listHasReminders = false
 
   init(context: WriterContext) throws {
@@ -258,13 +257,11 @@ final class TodoTxtWriter: ReminderWriter {
 
   func beginList(_ list: ReminderList) throws {
     listHasReminders = false
-    if list.symbol != ReminderList.defaultSymbol || list.color != nil || list.createdAt != nil || !list.extra.isEmpty {
-      uncarried["list symbols, colours, creation times and extra data (lists)", default: 0] += 1
-    }
+    uncarried.countListMetadata(of: list)
   }
 
   func endList(_ list: ReminderList) throws {
-    if !listHasReminders { uncarried["empty lists (a list exists only through its tasks)", default: 0] += 1 }
+    if !listHasReminders { uncarried.count("empty lists (a list exists only through its tasks)") }
   }
 
   func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
@@ -329,7 +326,7 @@ final class TodoTxtWriter: ReminderWriter {
             + " is not written", uid: reminder.id)
       }
     }
-    if !reminder.alarms.isEmpty { uncarried["alarms", default: 0] += 1 }
+    if !reminder.alarms.isEmpty { uncarried.count("alarms") }
     if reminder.flagged { line.extensions.append((TodoTxtKey.flag, "yes")) }
     if let url = reminder.url {
       if url.isEmpty {
@@ -347,10 +344,10 @@ final class TodoTxtWriter: ReminderWriter {
       }
     }
 
-    if !reminder.notes.isEmpty { uncarried["notes", default: 0] += 1 }
-    if reminder.editedAt != nil { uncarried["edit times", default: 0] += 1 }
+    if !reminder.notes.isEmpty { uncarried.count("notes") }
+    if reminder.editedAt != nil { uncarried.count("edit times") }
     if reminder.extra.keys.contains(where: { $0 != TodoTxtFormat.extraKey && $0 != "invalid" }) {
-      uncarried["extra data of other formats", default: 0] += 1
+      uncarried.count("extra data of other formats")
     }
 
     let text = line.text
@@ -406,9 +403,7 @@ final class TodoTxtWriter: ReminderWriter {
   }
 
   func finish() throws {
-    for (what, count) in uncarried.sorted(by: { $0.key < $1.key }) {
-      diagnostics.warning("cannot-carry", "todo.txt cannot carry \(what): \(count)")
-    }
+    uncarried.report(format: "todo.txt", to: diagnostics)
     try output.flush()
   }
 }

@@ -21,7 +21,7 @@ plus the request's path), "delay" (wait `seconds`, then forward), "truncate" (fo
 send half the body under the full Content-Length and close), "truncate-xml" (forward, send half
 the body as if whole), "close" (close the connection without an answer). `times` counts down
 (absent: every time). Each request is appended to LOG as a JSON line: method, path, whether it
-carried an Authorization header, and the rule that answered it.
+carried an Authorization header, the rule that answered it, and its body.
 """
 import http.client
 import http.server
@@ -117,7 +117,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             log.write(json.dumps({
                 "method": self.command, "path": self.path,
                 "authorization": self.headers.get("Authorization") is not None,
-                "rule": rule.get("action") if rule else None}) + "\n")
+                "rule": rule.get("action") if rule else None,
+                "body": body.decode("utf-8", "replace")}) + "\n")
         action = rule.get("action") if rule else None
         if action == "status":
             return self.answer(rule["status"], rule.get("headers", {}), rule.get("body", "").encode())

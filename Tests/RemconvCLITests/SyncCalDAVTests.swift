@@ -231,6 +231,32 @@ import Testing
     #expect(setup.requests(from: before) == [home])
   }
 
+  /// A server without sync tokens (the proxy cuts them, and refuses `sync-collection`): each
+  /// collection's `getctag` tells whether it changed, the listing keeps asking for it, and a
+  /// sync with nothing to do is that listing alone once the ctags the first sync's writes moved
+  /// are read (a full listing of each such collection, its ETags all known).
+  @Test func aServerWithoutSyncTokensIsComparedByItsCTags() throws {
+    let setup = try Setup(.radicale)
+    try setup.proxy.setRules([.init(action: "no-sync-tokens")])
+    try setup.populate()
+    #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 3, downloaded: 3))
+    let home = "PROPFIND /\(DAVServer.user)/"
+    let groceries = try setup.collection("Groceries").href
+    let homeList = try setup.collection("Home").href
+    var before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(Set(setup.requests(from: before)) == [home, "REPORT \(groceries)", "REPORT \(homeList)"])
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home])
+    #expect(setup.proxy.requests()[before].body.contains("getctag"))
+
+    try setup.writeRemote("Groceries", "bread.ics", uid: "bread@other", summary: "Bread (rye)")
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(try setup.titles(in: "Groceries").contains("Bread (rye)"))
+    #expect(setup.proxy.requests().allSatisfy { $0.rule == "no-sync-tokens" && !$0.body.contains("sync-collection") })
+  }
+
   @Test func aWrongPasswordExits77AndChangesNothing() throws {
     let setup = try Setup(.radicale)
     setup.add("Buy milk", list: "Groceries")

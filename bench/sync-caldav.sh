@@ -6,7 +6,9 @@
 # Measured for each client: the first sync (every item uploaded), a sync with nothing to do,
 # and a sync after 10 edits; the wall time of each, the HTTP requests Radicale logged for it and
 # the load average when it began. The floor's steps are the same N creates, then the same 10
-# updates (`If-Match`). Prints a Markdown table (docs/benchmarks.md, "Sync with a CalDAV server").
+# updates (`If-Match`). Then the two clients' syncs with nothing to do, alternated for a few
+# rounds (each against its own server, which holds the same N items), and their medians.
+# Prints Markdown tables (docs/benchmarks.md, "Sync with a CalDAV server").
 #
 # Usage: bench/sync-caldav.sh [N]
 #   N               reminders (or BENCH_SYNC_N); 2,000 in a full run (Radicale 3.1.8 takes some
@@ -15,6 +17,7 @@
 #                   decides), 100 for the CI's BENCH_SIZES=1000
 #   BENCH_CONFIG    the remconv build measured, release or debug (as bench/run.sh: release,
 #                   debug in a smoke run); REMCONV_BINARY names another binary
+#   BENCH_SYNC_ROUNDS  rounds of the alternated syncs with nothing to do (5; 1 in a smoke run)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 smoke=0
@@ -29,9 +32,11 @@ fi
 if (( smoke )); then
   config=${BENCH_CONFIG:-debug}
   count=${1:-${BENCH_SYNC_N:-$(( smallest / 10 > 10 ? smallest / 10 : 10 ))}}
+  rounds=${BENCH_SYNC_ROUNDS:-1}
 else
   config=${BENCH_CONFIG:-release}
   count=${1:-${BENCH_SYNC_N:-2000}}
+  rounds=${BENCH_SYNC_ROUNDS:-5}
 fi
 if [ -z "${REMCONV_BINARY:-}" ]; then
   (cd "$root" && swift build -c "$config" --product remconv >&2)
@@ -66,18 +71,28 @@ start_radicale() {
 
 requests() { grep -c "request for" "$work/$1.log" || true; }
 
-# timed NAME LABEL COMMAND...: runs COMMAND, records its wall time and the requests it made.
+# timed NAME LABEL COMMAND...: runs COMMAND, records its wall time and the requests it made
+# in the table (and, as NAME LABEL SECONDS LOAD, in $work/times).
 timed() {
   local name=$1 label=$2
   shift 2
-  local before start end load
+  local before start end load seconds
   before=$(requests "$name")
   load=$(cut -d' ' -f1 /proc/loadavg)
   start=$(date +%s.%N)
   "$@" >/dev/null 2>&1
   end=$(date +%s.%N)
-  printf '| %s | %s | %.2f s | %d | %s |\n' "$name" "$label" "$(echo "$end - $start" | bc)" \
+  seconds=$(printf '%.2f' "$(echo "$end - $start" | bc)")
+  printf '| %s | %s | %s s | %d | %s |\n' "$name" "$label" "$seconds" \
     $(($(requests "$name") - before)) "$load" >>"$work/table"
+  echo "$name|$label|$seconds|$load" >>"$work/times"
+}
+
+# median NAME LABEL FIELD: the median of a field (3 seconds, 4 load) of NAME's rows whose label
+# starts with LABEL.
+median() {
+  awk -F'|' -v name="$1" -v label="$2" -v field="$3" '$1 == name && index($2, label) == 1 {print $field}' "$work/times" |
+    sort -n | awk '{value[NR] = $1} END {print NR % 2 ? value[(NR + 1) / 2] : (value[NR / 2] + value[NR / 2 + 1]) / 2}'
 }
 
 # The reminders: one VTODO per file, as a vdir collection `bench`.
@@ -181,9 +196,21 @@ for index in $(seq 1 10); do
 done
 timed vdirsyncer "sync after 10 edits" "$vdirsyncer" -c "$work/vs/config" sync
 
+# The syncs with nothing to do again, the two clients alternated, each against its own server.
+for round in $(seq 1 "$rounds"); do
+  timed remconv "no-op sync, round $round" "$remconv" sync dav --store "$store" --quiet
+  timed vdirsyncer "no-op sync, round $round" "$vdirsyncer" -c "$work/vs/config" sync
+done
+
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 echo "Sync with Radicale 3.1.8, $count reminders, remconv $config build of $commit, $(nproc) cores"
 echo
 echo "| client | step | time | requests | load |"
 echo "| --- | --- | --- | --- | --- |"
 cat "$work/table"
+echo
+remconv_median=$(median remconv "no-op sync, round" 3)
+vdirsyncer_median=$(median vdirsyncer "no-op sync, round" 3)
+echo "No-op syncs alternated, $rounds rounds: remconv median ${remconv_median} s (load median" \
+  "$(median remconv "no-op sync, round" 4)), vdirsyncer median ${vdirsyncer_median} s (load median" \
+  "$(median vdirsyncer "no-op sync, round" 4)), ratio $(echo "scale=3; $remconv_median / $vdirsyncer_median" | bc)"

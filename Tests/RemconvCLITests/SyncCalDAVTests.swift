@@ -179,28 +179,39 @@ import Testing
     #expect(Self.counts(try setup.sync()) == Self.expected())
   }
 
-  /// After the first sync, discovery is not repeated: a sync with nothing to do is the listing
-  /// of the calendar home the store kept, alone when every token it shows is the stored one, and
-  /// one request more for each collection whose token moved (here by the sync's own write). A
-  /// kept home that fails is discovered again within the same sync.
-  @Test func aNoOpSyncAfterDiscoveryIsOneRequestPerCollectionAtMost() throws {
+  /// After the first sync, discovery is not repeated, and the token each collection's own writes
+  /// moved is the stored one: a sync with nothing to do is the listing of the calendar home the
+  /// store kept, one request, asking for sync tokens alone once every stored token is one (the
+  /// first sync's listing also asks `getctag`). A sync that writes asks once more after its writes
+  /// (what changed since: only those), and one request more is made for each collection whose
+  /// token another client moved. A kept home that fails is discovered again within the same sync.
+  @Test func aNoOpSyncAfterTheFirstIsOneRequest() throws {
     let setup = try Setup(.radicale)
     try setup.populate()
-    _ = try setup.sync()
-    _ = try setup.sync()
+    #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 3, downloaded: 3))
     let home = "PROPFIND /\(DAVServer.user)/"
+    let firstListing = try #require(setup.proxy.requests().last { "\($0.method) \($0.path)" == home })
+    #expect(firstListing.body.contains("getctag") && firstListing.body.contains("sync-token"))
     var before = setup.proxy.requests().count
     #expect(Self.counts(try setup.sync()) == Self.expected())
     #expect(setup.requests(from: before) == [home])
+    let listing = setup.proxy.requests()[before].body
+    #expect(listing.contains("sync-token") && !listing.contains("getctag"), "\(listing)")
 
     #expect(setup.bench.run(["edit", try setup.id(of: "Buy milk"), "--title", "Buy oat milk"]).status == .ok)
     before = setup.proxy.requests().count
     #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 1))
     let groceries = try setup.collection("Groceries").href
-    #expect(setup.requests(from: before).map { $0.split(separator: " ")[0] } == ["PROPFIND", "PUT"])
+    #expect(setup.requests(from: before).map { $0.split(separator: " ")[0] } == ["PROPFIND", "PUT", "REPORT"])
+    #expect(setup.requests(from: before).last == "REPORT \(groceries)")
     before = setup.proxy.requests().count
     #expect(Self.counts(try setup.sync()) == Self.expected())
-    #expect(setup.requests(from: before) == [home, "REPORT \(groceries)"])
+    #expect(setup.requests(from: before) == [home])
+
+    try setup.writeRemote("Groceries", "bread.ics", uid: "bread@other", summary: "Bread (rye)")
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(setup.requests(from: before).map { $0.split(separator: " ")[0] } == ["PROPFIND", "REPORT", "REPORT"])
     before = setup.proxy.requests().count
     #expect(Self.counts(try setup.sync()) == Self.expected())
     #expect(setup.requests(from: before) == [home])
@@ -215,10 +226,35 @@ import Testing
     let rediscovered = setup.requests(from: before)
     #expect(rediscovered.first == home && rediscovered.filter { $0 == home }.count > 1, "\(rediscovered)")
     try setup.expectConverged(["Groceries", "Home", "Work"])
-    _ = try setup.sync()
     before = setup.proxy.requests().count
     #expect(Self.counts(try setup.sync()) == Self.expected())
     #expect(setup.requests(from: before) == [home])
+  }
+
+  /// A server without sync tokens (the proxy cuts them, and refuses `sync-collection`): each
+  /// collection's `getctag` tells whether it changed, the listing keeps asking for it, and a
+  /// sync with nothing to do is that listing alone once the ctags the first sync's writes moved
+  /// are read (a full listing of each such collection, its ETags all known).
+  @Test func aServerWithoutSyncTokensIsComparedByItsCTags() throws {
+    let setup = try Setup(.radicale)
+    try setup.proxy.setRules([.init(action: "no-sync-tokens")])
+    try setup.populate()
+    #expect(Self.counts(try setup.sync()) == Self.expected(uploaded: 3, downloaded: 3))
+    let home = "PROPFIND /\(DAVServer.user)/"
+    let groceries = try setup.collection("Groceries").href
+    let homeList = try setup.collection("Home").href
+    var before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(Set(setup.requests(from: before)) == [home, "REPORT \(groceries)", "REPORT \(homeList)"])
+    before = setup.proxy.requests().count
+    #expect(Self.counts(try setup.sync()) == Self.expected())
+    #expect(setup.requests(from: before) == [home])
+    #expect(setup.proxy.requests()[before].body.contains("getctag"))
+
+    try setup.writeRemote("Groceries", "bread.ics", uid: "bread@other", summary: "Bread (rye)")
+    #expect(Self.counts(try setup.sync()) == Self.expected(downloaded: 1))
+    #expect(try setup.titles(in: "Groceries").contains("Bread (rye)"))
+    #expect(setup.proxy.requests().allSatisfy { $0.rule == "no-sync-tokens" && !$0.body.contains("sync-collection") })
   }
 
   @Test func aWrongPasswordExits77AndChangesNothing() throws {

@@ -132,6 +132,8 @@ public final class FaultProxy {
     public var authorization: Bool
     /// The action of the rule that answered it, nil when forwarded untouched.
     public var rule: String?
+    /// The body it carried, as UTF-8 text.
+    public var body: String
   }
 
   /// Every request so far, in order.

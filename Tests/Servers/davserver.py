@@ -19,14 +19,17 @@ each request, so a test changes the faults between steps) matches it first:
 actions: "status" (answer `status`, `headers`, `body` itself), "redirect" (307 to `location`
 plus the request's path), "delay" (wait `seconds`, then forward), "truncate" (forward, then
 send half the body under the full Content-Length and close), "truncate-xml" (forward, send half
-the body as if whole), "close" (close the connection without an answer). `times` counts down
+the body as if whole), "close" (close the connection without an answer), "no-sync-tokens"
+(a server without RFC 6578: forward with every `sync-token` element cut from the answer, and
+refuse a `sync-collection` report with 403). `times` counts down
 (absent: every time). Each request is appended to LOG as a JSON line: method, path, whether it
-carried an Authorization header, and the rule that answered it.
+carried an Authorization header, the rule that answered it, and its body.
 """
 import http.client
 import http.server
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -117,7 +120,8 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             log.write(json.dumps({
                 "method": self.command, "path": self.path,
                 "authorization": self.headers.get("Authorization") is not None,
-                "rule": rule.get("action") if rule else None}) + "\n")
+                "rule": rule.get("action") if rule else None,
+                "body": body.decode("utf-8", "replace")}) + "\n")
         action = rule.get("action") if rule else None
         if action == "status":
             return self.answer(rule["status"], rule.get("headers", {}), rule.get("body", "").encode())
@@ -130,7 +134,14 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             return self.answer(401, {"WWW-Authenticate": 'Basic realm="test"'}, b"")
         if action == "delay":
             time.sleep(rule["seconds"])
-        status, headers, answer = self.forward(body)
+        if action == "no-sync-tokens" and b"sync-collection" in body:
+            return self.answer(403, {"Content-Type": "application/xml; charset=utf-8"},
+                               b'<?xml version="1.0"?><error xmlns="DAV:"><valid-sync-token/></error>')
+        # The answer is edited as text: the server must not compress it.
+        status, headers, answer = self.forward(body, plain=action == "no-sync-tokens")
+        if action == "no-sync-tokens":
+            answer = re.sub(rb"<(?:[\w-]+:)?sync-token\b[^>]*?(?:/>|>.*?</(?:[\w-]+:)?sync-token>)", b"", answer,
+                            flags=re.S)
         if action == "truncate":
             self.send_response(status)
             for name, value in headers:
@@ -166,11 +177,11 @@ class Proxy(http.server.BaseHTTPRequestHandler):
                 return rule
         return None
 
-    def forward(self, body):
+    def forward(self, body, plain=False):
         target = urllib.parse.urlsplit(self.upstream)
         connection = http.client.HTTPConnection(target.hostname, target.port, timeout=120)
-        headers = {name: value for name, value in self.headers.items()
-                   if name.lower() not in ("host", "connection", "keep-alive", "proxy-connection")}
+        dropped = ("host", "connection", "keep-alive", "proxy-connection") + (("accept-encoding",) if plain else ())
+        headers = {name: value for name, value in self.headers.items() if name.lower() not in dropped}
         headers["Host"] = "%s:%d" % (target.hostname, target.port)
         connection.request(self.command, self.path, body=body or None, headers=headers)
         response = connection.getresponse()

@@ -190,8 +190,10 @@ struct SyncCommand: Command {
       throw RemconvError.notFound("no remote named '\(name)' (remconv remote list)")
     }
     let password = try remote.configuration.password?.resolve(environment: context.environment)
+    let storedTokens = try store.read { try store.syncCollections(remote: remote.rowID).map(\.syncToken) }
     let endpoint = try SyncEndpoints.endpoint(
-      for: remote.configuration, password: password, discoveredHome: remote.discoveredHome)
+      for: remote.configuration, password: password, discoveredHome: remote.discoveredHome,
+      storedTokens: storedTokens)
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { diagnostic in
       if diagnostic.severity == .warning { context.report(diagnostic) }

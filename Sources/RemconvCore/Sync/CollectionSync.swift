@@ -35,6 +35,8 @@ final class CollectionSync {
   static let massDeletionFloor = 5
 
   private var pairedItemCount = 0
+  /// Whether the remote confirmed a write of this pass (which moved the collection's token).
+  private var wroteToRemote = false
   private var remoteDeletionCount = 0
   private var storedToken: String?
   private var newToken: String?
@@ -423,13 +425,38 @@ final class CollectionSync {
           switch result {
           case .preconditionFailed: metChange = true
           case .rejected(let href, let reason): skip(href, reason)
-          case .created, .updated, .deleted: break
+          case .created, .updated, .deleted: wroteToRemote = true
           }
           try pending.confirm(result)
         }
       }
     }
     return metChange
+  }
+
+  /// Moves the stored token past this pass's own writes, so that the next sync with nothing
+  /// changed finds it in the listing of collections and asks nothing more: what changed since
+  /// the stored token is asked once, and the token that answer gives is recorded when it names
+  /// nothing but the writes (each href at the ETag the store recorded for it, each deleted href
+  /// one the store no longer pairs). Anything else (another client's change since, a write
+  /// whose answer gave no ETag) leaves the stored token, and the next sync reads it as a change.
+  func recordTokenPastOwnWrites() throws {
+    guard wroteToRemote, !dryRun,
+      let token = try store.syncCollections(remote: remoteRowID).first(where: { $0.rowID == collectionID })?.syncToken
+    else { return }
+    let changes: RemoteChanges
+    do {
+      changes = try endpoint.changes(in: collection, since: token)
+    } catch {
+      // Only a saving: the writes are recorded, and the next sync asks the same question.
+      return
+    }
+    guard case .delta(let changed, let deleted, let next) = changes, next != token else { return }
+    var recorded: [String: String] = [:]
+    for state in try store.syncItems(collection: collectionID) { recorded[state.href] = state.etag ?? "" }
+    guard changed.allSatisfy({ recorded[$0.href] == $0.etag }), deleted.allSatisfy({ recorded[$0] == nil })
+    else { return }
+    try store.write { try store.setSyncToken(next, collection: collectionID) }
   }
 
   private func applyDownloads() throws {

@@ -4,15 +4,18 @@ import Foundation
 public enum SyncEndpoints {
   /// The endpoint for `remote`: a `VdirEndpoint` for a folder, a `CalDAVEndpoint` for an http
   /// or https URL. `password` is the one `remote.password` gave for this sync; nothing keeps it.
-  /// `discoveredHome` is where an earlier sync found the collections (`SyncEndpoint.discoveredHome`).
-  public static func endpoint(for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil)
-    throws(SyncError) -> any SyncEndpoint
-  {
+  /// `discoveredHome` is where an earlier sync found the collections (`SyncEndpoint.discoveredHome`);
+  /// `storedTokens` the token the store holds for each of the remote's collections
+  /// (`SyncCollectionState.syncToken`), which tell what the remote gives.
+  public static func endpoint(
+    for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil, storedTokens: [String?] = []
+  ) throws(SyncError) -> any SyncEndpoint {
     switch remote.kind {
     case .vdir(let path): try VdirEndpoint(root: path)
     case .caldav(let url):
       try CalDAVEndpoint(
-        url: url, user: remote.user, password: password, knownHome: discoveredHome.flatMap { URL(string: $0) })
+        url: url, user: remote.user, password: password, knownHome: discoveredHome.flatMap { URL(string: $0) },
+        storedTokens: storedTokens)
     }
   }
 }

@@ -99,6 +99,7 @@ public final class SyncEngine {
       try transaction { for pass in passes { try pass.recordWhatCameFromTheRemote() } }
     }
     for pass in passes {
+      var last = pass
       var metChange = try send(pass)
       var again = 0
       while metChange, again < 3 {
@@ -108,7 +109,10 @@ public final class SyncEngine {
         if !options.allowsMassDeletion { try retry.refuseMassDeletion() }
         if retry.hasSomethingToRecord { try transaction { try retry.recordWhatCameFromTheRemote() } }
         metChange = try send(retry)
+        last = retry
       }
+      // A retry's listing saw the writes of the passes before it: only the last one's are new.
+      try last.recordTokenPastOwnWrites()
     }
   }
 

@@ -69,6 +69,31 @@ import Testing
     #expect(again.requestsSent == 1)
   }
 
+  /// The listing asks for `getctag` (which Radicale computes in a pass over every item, as it
+  /// does the sync token) only while the store does not hold a sync token for every collection:
+  /// a server without sync tokens is still compared by its ctag. The listing is one request
+  /// either way.
+  @Test func theListingAsksForCTagsOnlyUntilEveryStoredTokenIsASyncToken() throws {
+    let setup = try Setup(.radicale)
+    let sync = "sync:http://radicale.org/ns/sync/0a"
+    let cases: [(storedTokens: [String?], asksCTag: Bool)] = [
+      ([], true), (["ctag:\"1\""], true), ([sync, nil], true), ([sync, "ctag:\"1\""], true), ([sync], false),
+      ([sync, "sync:http://radicale.org/ns/sync/0b"], false),
+    ]
+    for (storedTokens, asksCTag) in cases {
+      let before = setup.proxy.requests().count
+      let endpoint = try CalDAVEndpoint(
+        url: setup.proxy.url, user: DAVServer.user, password: DAVServer.password, policy: .test,
+        knownHome: URL(string: setup.home), storedTokens: storedTokens)
+      #expect(try endpoint.collections().map(\.href) == [setup.tasks.href])
+      let sent = setup.proxy.requests().dropFirst(before)
+      #expect(sent.count == 1, "\(storedTokens)")
+      let body = try #require(sent.first).body
+      #expect(body.contains("sync-token"), "\(storedTokens)")
+      #expect(body.contains("getctag") == asksCTag, "\(storedTokens)")
+    }
+  }
+
   /// Each way a known home can fail: the next discovery runs in the same call, finds the real
   /// home, and the endpoint hands that on to be kept.
   @Test func aKnownHomeThatFailsFallsBackToDiscovery() throws {

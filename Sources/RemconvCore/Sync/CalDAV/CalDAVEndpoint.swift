@@ -16,7 +16,8 @@ import Foundation
 ///   by `calendar-multiget` in batches. After that, `sync-collection` (RFC 6578) with the stored
 ///   token; when the token the collection listing already showed is the stored one, nothing
 ///   changed and no request is made. A server without sync tokens gets its `getctag` compared
-///   the same way, and the engine compares ETags of a full listing when either changed; a
+///   the same way (the listing asks for it only until the store holds a sync token for every
+///   collection), and the engine compares ETags of a full listing when either changed; a
 ///   token the server rejects (403/409 `valid-sync-token`, or no support for the report) is
 ///   `SyncError.invalidSyncToken`, and the engine lists in full.
 /// - Writing: `PUT` with `If-None-Match: *` to create, `PUT` or `DELETE` with `If-Match` to
@@ -34,6 +35,10 @@ public final class CalDAVEndpoint: SyncEndpoint {
   private var home: URL?
   /// The home an earlier sync discovered, tried before discovering again.
   private let knownHome: URL?
+  /// What a listing of collections asks of each: `getctag` only while the store does not know
+  /// the server for one that gives sync tokens. Radicale computes each of the two in a pass
+  /// over every item of the calendar; a collection's name, colour and components cost nothing.
+  private let collectionProperties: [String]
   private var discoveredSingleCollection = false
   /// The sync token and ctag of each collection, as the last listing of collections showed.
   private var states: [String: CollectionState] = [:]
@@ -48,16 +53,21 @@ public final class CalDAVEndpoint: SyncEndpoint {
 
   /// An endpoint for `url`, authenticating as `user` with `password` when given; `knownHome` is
   /// the calendar home an earlier sync discovered (`discoveredHome`), ignored when it is not on
-  /// the origin of `url`.
+  /// the origin of `url`. `storedTokens` are the tokens the store holds for the remote's
+  /// collections, one for each (nil where it holds none): when every one is a sync token, the
+  /// listing of collections asks for sync tokens alone.
   ///
   /// - Throws: `SyncError.refused` when `url` is not an http or https URL.
   public init(
-    url: URL, user: String?, password: String?, policy: HTTPPolicy = .standard, knownHome: URL? = nil
+    url: URL, user: String?, password: String?, policy: HTTPPolicy = .standard, knownHome: URL? = nil,
+    storedTokens: [String?] = []
   ) throws(SyncError) {
     guard let origin = Origin(url) else { throw .refused("\(url): not an http or https URL") }
     startURL = url
     self.origin = origin
     self.knownHome = knownHome.flatMap { Origin($0) == origin ? $0 : nil }
+    let syncTokensKnown = !storedTokens.isEmpty && storedTokens.allSatisfy { $0?.hasPrefix("sync:") == true }
+    collectionProperties = Self.collectionProperties(askingCTag: !syncTokensKnown)
     let credentials = user.map { HTTPCredentials(origin: origin, user: $0, password: password ?? "") }
     client = HTTPClient(credentials: credentials, policy: policy)
   }
@@ -94,7 +104,7 @@ public final class CalDAVEndpoint: SyncEndpoint {
   }
 
   private func homeListing(_ home: URL) -> HTTPRequest {
-    request("PROPFIND", home, depth: "1", body: DAVRequestBody.propfind(Self.collectionProperties))
+    request("PROPFIND", home, depth: "1", body: DAVRequestBody.propfind(collectionProperties))
   }
 
   /// The calendars the listing of `home` names, nil when it does not name `home` itself as a
@@ -301,12 +311,10 @@ public final class CalDAVEndpoint: SyncEndpoint {
     case collection(DAVResponse, URL)
   }
 
-  private static let collectionProperties = [
-    "D:resourcetype", "D:displayname", "A:calendar-color", "C:supported-calendar-component-set", "CS:getctag",
-    "D:sync-token",
-  ]
-  private static let discoveryProperties =
-    ["D:current-user-principal", "C:calendar-home-set"] + collectionProperties
+  private static func collectionProperties(askingCTag: Bool) -> [String] {
+    ["D:resourcetype", "D:displayname", "A:calendar-color", "C:supported-calendar-component-set", "D:sync-token"]
+      + (askingCTag ? ["CS:getctag"] : [])
+  }
 
   private func discover() throws(SyncError) -> Discovery {
     let wellKnown = try url(forPath: "/.well-known/caldav")
@@ -317,7 +325,9 @@ public final class CalDAVEndpoint: SyncEndpoint {
       let candidate = candidates.removeFirst()
       tried.append(candidate.absoluteString)
       let response = try client.send(
-        request("PROPFIND", candidate, depth: "0", body: DAVRequestBody.propfind(Self.discoveryProperties)))
+        request(
+          "PROPFIND", candidate, depth: "0",
+          body: DAVRequestBody.propfind(["D:current-user-principal", "C:calendar-home-set"] + collectionProperties)))
       guard response.status == 207 else {
         if response.status >= 500 { throw unexpected(response) }
         continue

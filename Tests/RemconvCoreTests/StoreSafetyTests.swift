@@ -140,7 +140,7 @@ func permissions(of path: String) throws -> Int {
     row.appendBlob { _ in }
     try insert.execute(binding: row)
     let rows = try database.rows("SELECT a, b, c, d FROM t ORDER BY rowid").map { row in
-      (0..<4).map { row.value(at: Int32($0)) }
+      (0..<4).map { row.value(at: $0) }
     }
     #expect(
       rows == [
@@ -169,7 +169,7 @@ func permissions(of path: String) throws -> Int {
     }
     let rows = try store.database.rows(
       "SELECT search_text, due_day, source_digest, tags, notes, parent_id, url FROM reminders ORDER BY id"
-    ).map { row in (0..<7).map { row.value(at: Int32($0)) } }
+    ).map { row in (0..<7).map { row.value(at: $0) } }
     let day = ReminderIndexValues.dueDay(due: "2027-03-04T10:15:00", timeZone: "Europe/Berlin").map(SQLValue.integer)
     #expect(
       rows == [

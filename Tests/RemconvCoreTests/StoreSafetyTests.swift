@@ -110,6 +110,81 @@ func permissions(of path: String) throws -> Int {
     #expect(rows == [[.null, .null], [.text("x\u{0}y"), .blob([0, 255])], [.integer(7), .real(0.5)]])
   }
 
+  /// A `ParameterRow` binds as the `SQLValue`s it stands for: empty text stays text, a NUL
+  /// stays inside its text, blobs and NULLs as given; a failing run leaves nothing bound, and
+  /// the row is reused for the next with its earlier values gone.
+  @Test func aParameterRowBindsLikeTheValuesItHolds() throws {
+    let directory = TemporaryDirectory()
+    let database = try Database(path: directory.file("t.sqlite"), mode: .create)
+    defer { database.close() }
+    try database.execute("CREATE TABLE t (a, b, c, d)")
+    let insert = try database.statement("INSERT INTO t (a, b, c, d) VALUES (?, ?, ?, ?)")
+    var row = ParameterRow()
+    row.append("Crème brûlée for the whole team \u{0} 🌿")
+    row.append("" as String?)
+    row.appendBlob { $0.append(contentsOf: [0, 255, 7]) }
+    row.append(nil as Int64?)
+    row.append(42 as Int64?)
+    #expect(throws: SQLiteError.self) { try insert.execute(binding: row) }
+    #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
+    row.removeAll()
+    row.append("Crème brûlée for the whole team \u{0} 🌿")
+    row.append("" as String?)
+    row.appendBlob { $0.append(contentsOf: [0, 255, 7]) }
+    row.append(nil as String?)
+    try insert.execute(binding: row)
+    row.removeAll()
+    row.append(-5 as Int64?)
+    row.appendNull()
+    row.appendText { $0.append(contentsOf: "folded".utf8) }
+    row.appendBlob { _ in }
+    try insert.execute(binding: row)
+    let rows = try database.rows("SELECT a, b, c, d FROM t ORDER BY rowid").map { row in
+      (0..<4).map { row.value(at: $0) }
+    }
+    #expect(
+      rows == [
+        [.text("Crème brûlée for the whole team \u{0} 🌿"), .text(""), .blob([0, 255, 7]), .null],
+        [.integer(-5), .null, .text("folded"), .blob([])],
+      ])
+  }
+
+  /// The write path binds every column and the derived ones as they are defined: the folded
+  /// search text as `ReminderIndexValues.searchText` spells it, the due day, the digest's bytes.
+  @Test func aWrittenReminderRowHoldsItsDerivedColumnsAndDigest() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let reminder = Reminder(
+      id: "r1", listID: "list", title: "Straße Café ＡＢＣ", notes: "Ｌine two\nÜberweisung",
+      dueDate: try DueDate(isoText: "2027-03-04T10:15:00", timeZone: "Europe/Berlin"), tags: ["a;b", "naïve"])
+    let digest = RecordDigest(high: 0x0102_0304_0506_0708, low: 0x1112_1314_1516_1718)
+    try store.write {
+      let list = try store.insertList(ReminderList(id: "list", name: "Inbox"))
+      let row = try store.insertReminder(reminder, listRowID: list, parentRowID: nil, sourceDigest: digest)
+      var changed = reminder
+      changed.notes = ""
+      changed.url = nil
+      try store.insertReminder(changed, listRowID: list, parentRowID: row)
+    }
+    let rows = try store.database.rows(
+      "SELECT search_text, due_day, source_digest, tags, notes, parent_id, url FROM reminders ORDER BY id"
+    ).map { row in (0..<7).map { row.value(at: $0) } }
+    let day = ReminderIndexValues.dueDay(due: "2027-03-04T10:15:00", timeZone: "Europe/Berlin").map(SQLValue.integer)
+    #expect(
+      rows == [
+        [
+          .text(ReminderIndexValues.searchText(title: reminder.title, notes: reminder.notes)), day ?? .null,
+          .blob(digest.bytes), .text(#"["a;b","naïve"]"#), .text(reminder.notes), .null, .null,
+        ],
+        [
+          .text(ReminderIndexValues.searchText(title: reminder.title, notes: "")), day ?? .null, .null,
+          .text(#"["a;b","naïve"]"#), .text(""), .integer(1), .null,
+        ],
+      ])
+    #expect(day != nil)
+  }
+
   /// Found by the fuzz harness (CSV, then JSON): two lists with blank names and different UIDs
   /// both became the default list's name, and the second insert broke the unique-name index,
   /// reported as an I/O failure.

@@ -25,6 +25,8 @@ public final class InMemoryRepository: ReminderRepository {
   private var contents = Contents()
   /// How many times anything was written: an unchanged merge writes nothing.
   public private(set) var writeCount = 0
+  /// How many times a merge asked for the reminder under a UID (`reminderState(uid:)`).
+  public private(set) var uidLookups = 0
 
   public init() {}
 
@@ -102,8 +104,11 @@ public final class InMemoryRepository: ReminderRepository {
   }
 
   public func reminderState(uid: String) throws -> ReminderState? {
-    try firstHandle(uid: uid).flatMap(reminderState(handle:))
+    uidLookups += 1
+    return try firstHandle(uid: uid).flatMap(reminderState(handle:))
   }
+
+  public func holdsNoReminders() throws -> Bool { contents.reminders.isEmpty }
 
   private func reminderState(handle: ReminderHandle) throws -> ReminderState? {
     guard let entry = contents.reminders[handle] else { return nil }

@@ -67,6 +67,9 @@ public final class MergeEngine {
   private var matchedUIDs: [String: String] = [:]
   /// Subtasks whose parent had not been seen yet when they were written.
   private var pendingParents: [PendingParent] = []
+  /// The UIDs this merge wrote, when the repository held no reminder before it: a UID not in
+  /// the filter is in no row, so a new reminder's UID is not looked up (`existingState`).
+  private var writtenUIDs: UIDFilter?
 
   private struct PendingParent {
     let child: ReminderHandle
@@ -86,6 +89,7 @@ public final class MergeEngine {
     self.knownRecords = knownRecords
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     lastBeforeMerge = try repository.lastReminderHandle()
+    if try repository.holdsNoReminders() { writtenUIDs = UIDFilter() }
     // Only digests stored before this merge can name a reminder to skip: into a repository
     // without any (a first import), the import stage is told at once that nothing is known.
     if knownRecords != nil, try repository.hasSourceDigests() {
@@ -327,6 +331,7 @@ public final class MergeEngine {
         incoming.reminder, list: list.handle, parent: parent.handle, sourceDigest: incoming.digest)
       report.added += 1
     }
+    writtenUIDs?.insert(incoming.reminder.id)
     if case .pending(let parentID) = parent {
       pendingParents.append(
         PendingParent(child: written, parentID: parentID, uid: incoming.reminder.id, location: location))
@@ -372,7 +377,7 @@ public final class MergeEngine {
   /// matching by list, parent, title and due date.
   private func existingState(of incoming: inout Incoming, in list: RepositoryList) throws -> ReminderState? {
     let sourceUID = incoming.reminder.id
-    if let existing = try repository.reminderState(uid: sourceUID) {
+    if writtenUIDs?.mayContain(sourceUID) ?? true, let existing = try repository.reminderState(uid: sourceUID) {
       guard wasWrittenByThisMerge(existing.handle) else { return existing }
       let derived = duplicateIDs.next(Self.identityParts(of: incoming.reminder))
       warning(

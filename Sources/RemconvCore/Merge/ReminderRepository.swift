@@ -39,6 +39,9 @@ public protocol ReminderRepository: AnyObject {
   func parent(of handle: ReminderHandle) throws -> ReminderHandle?
   /// The newest handle so far: every reminder added later gets a greater one.
   func lastReminderHandle() throws -> ReminderHandle
+  /// Whether it holds no reminder at all: a merge into it then knows every UID it meets
+  /// without asking (`UIDFilter`). False when the repository cannot tell cheaply.
+  func holdsNoReminders() throws -> Bool
   /// Adds a reminder; `sourceDigest` is the digest of the record it comes from, when a merge
   /// wrote it cleanly.
   func addReminder(
@@ -78,6 +81,10 @@ public struct ReminderHandle: Hashable, Comparable, Sendable {
   public init(_ ordinal: Int64) { self.ordinal = ordinal }
 
   public static func < (left: Self, right: Self) -> Bool { left.ordinal < right.ordinal }
+}
+
+extension ReminderRepository {
+  public func holdsNoReminders() throws -> Bool { false }
 }
 
 /// A list as a repository keeps it.
@@ -179,12 +186,27 @@ extension ReminderColumns {
     startKind = reminder.startDate?.kind.rawValue
     startTimeZone = reminder.startDate?.timeZoneIdentifier
     recurrence = reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) }
-    alarms = JSONText.encode(ScheduleJSON.value(reminder.alarms))
+    // Most reminders have no alarms, tags or extra: their columns are the empty JSON texts,
+    // which JSONText.encode would spell the same after building a value and a buffer.
+    alarms = reminder.alarms.isEmpty ? "[]" : JSONText.encode(ScheduleJSON.value(reminder.alarms))
     priority = Int64(reminder.priority.storedValue)
-    tags = JSONText.encode(.array(reminder.tags.map(JSONValue.string)))
+    tags = Self.tagsText(reminder.tags)
     url = reminder.url
     createdAt = reminder.createdAt?.description
     editedAt = reminder.editedAt?.description
-    extra = JSONText.encode(.object(reminder.extra))
+    extra = reminder.extra.isEmpty ? "{}" : JSONText.encode(.object(reminder.extra))
+  }
+
+  /// The tags as a JSON array of strings, as `JSONText.encode` writes one, without a
+  /// `JSONValue` per tag.
+  static func tagsText(_ tags: [String]) -> String {
+    guard !tags.isEmpty else { return "[]" }
+    var output: [UInt8] = [UInt8(ascii: "[")]
+    for (index, tag) in tags.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      JSONText.appendString(tag, to: &output)
+    }
+    output.append(UInt8(ascii: "]"))
+    return String(decoding: output, as: UTF8.self)
   }
 }

@@ -36,6 +36,11 @@ public enum ReminderIndexValues {
     folder.withLock { $0.fold(title ?? "", notes ?? "", separatedBy: searchFieldSeparator) }
   }
 
+  /// Appends the UTF-8 of `searchText(title:notes:)` to `bytes`, as a statement binds it.
+  static func appendSearchText(title: String, notes: String, to bytes: inout [UInt8]) {
+    folder.withLock { $0.appendFold(title, notes, separatedBy: searchFieldSeparator, to: &bytes) }
+  }
+
   /// `text` folded as the search column holds it: a search folds its query with this too.
   public static func fold(_ text: String) -> String {
     folder.withLock { $0.fold(text) }

@@ -103,6 +103,16 @@ final class SearchTextFolder {
     return madeString()
   }
 
+  /// Appends the folds of `first` and `second`, `separator` between them, to `bytes`: the
+  /// UTF-8 of `fold(_:_:separatedBy:)`, without making a `String` of it.
+  func appendFold(_ first: String, _ second: String, separatedBy separator: UInt8, to bytes: inout [UInt8]) {
+    outputCount = 0
+    append(first)
+    appendOutput(separator)
+    append(second)
+    bytes.append(contentsOf: UnsafeBufferPointer(start: output, count: outputCount))
+  }
+
   private func madeString() -> String {
     String(decoding: UnsafeBufferPointer(start: output, count: outputCount), as: UTF8.self)
   }

@@ -243,50 +243,56 @@ extension Store {
     return try statement.step()?.int(0)
   }
 
-  /// A reminder's row as bound to the parameters of `insertReminder` and `updateReminder`,
-  /// in the order of `ReminderColumn.written`, then `indexColumnNames`.
-  private func rowValues(
-    _ reminder: Reminder, columns: ReminderColumns, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest?
-  ) -> [SQLValue] {
-    var values: [SQLValue] = []
-    values.reserveCapacity(ReminderColumn.written.count + 1)
+  /// Fills `row` with a reminder's row as bound to the parameters of `insertReminder` and
+  /// `updateReminder`, in the order of `ReminderColumn.written`, then `indexColumnNames`.
+  private func fill(
+    _ row: inout ParameterRow, columns: ReminderColumns, uid: String, listRowID: Int64, parentRowID: Int64?,
+    sourceDigest: RecordDigest?
+  ) {
+    row.removeAll()
     // One exhaustive switch: a column added to `ReminderColumn` is not written until it has a
     // value here.
     for column in ReminderColumn.written {
-      let value: SQLValue
       switch column {
       case .rowID, .listUID, .parentUID: continue  // not in `written`: SQLite numbers rows, joins read the UIDs
-      case .uid: value = .text(reminder.id)
-      case .listRowID: value = .integer(listRowID)
-      case .parentRowID: value = parentRowID.map(SQLValue.integer) ?? .null
-      case .title: value = .text(columns.title)
-      case .notes: value = .text(columns.notes)
-      case .isDone: value = .integer(columns.isDone)
-      case .completedAt: value = columns.completedAt.map(SQLValue.text) ?? .null
-      case .flagged: value = .integer(columns.flagged)
-      case .due: value = columns.due.map(SQLValue.text) ?? .null
-      case .dueKind: value = columns.dueKind.map(SQLValue.text) ?? .null
-      case .dueTimeZone: value = columns.dueTimeZone.map(SQLValue.text) ?? .null
-      case .priority: value = .integer(columns.priority)
-      case .tags: value = .text(columns.tags)
-      case .url: value = columns.url.map(SQLValue.text) ?? .null
-      case .createdAt: value = columns.createdAt.map(SQLValue.text) ?? .null
-      case .editedAt: value = columns.editedAt.map(SQLValue.text) ?? .null
-      case .extra: value = .text(columns.extra)
-      case .sourceDigest: value = sourceDigest.map { .blob($0.bytes) } ?? .null
-      case .start: value = columns.start.map(SQLValue.text) ?? .null
-      case .startKind: value = columns.startKind.map(SQLValue.text) ?? .null
-      case .startTimeZone: value = columns.startTimeZone.map(SQLValue.text) ?? .null
-      case .recurrence: value = columns.recurrence.map(SQLValue.text) ?? .null
-      case .alarms: value = .text(columns.alarms)
+      case .uid: row.append(uid)
+      case .listRowID: row.append(listRowID)
+      case .parentRowID: row.append(parentRowID)
+      case .title: row.append(columns.title)
+      case .notes: row.append(columns.notes)
+      case .isDone: row.append(columns.isDone)
+      case .completedAt: row.append(columns.completedAt)
+      case .flagged: row.append(columns.flagged)
+      case .due: row.append(columns.due)
+      case .dueKind: row.append(columns.dueKind)
+      case .dueTimeZone: row.append(columns.dueTimeZone)
+      case .priority: row.append(columns.priority)
+      case .tags: row.append(columns.tags)
+      case .url: row.append(columns.url)
+      case .createdAt: row.append(columns.createdAt)
+      case .editedAt: row.append(columns.editedAt)
+      case .extra: row.append(columns.extra)
+      case .sourceDigest:
+        if let sourceDigest {
+          row.appendBlob { bytes in
+            withUnsafeBytes(of: (sourceDigest.high.bigEndian, sourceDigest.low.bigEndian)) {
+              bytes.append(contentsOf: $0)
+            }
+          }
+        } else {
+          row.appendNull()
+        }
+      case .start: row.append(columns.start)
+      case .startKind: row.append(columns.startKind)
+      case .startTimeZone: row.append(columns.startTimeZone)
+      case .recurrence: row.append(columns.recurrence)
+      case .alarms: row.append(columns.alarms)
       }
-      values.append(value)
     }
-    // The derived columns, in the order of `indexColumnNames`.
-    values.append(
-      ReminderIndexValues.dueDay(due: columns.due, timeZone: columns.dueTimeZone).map(SQLValue.integer) ?? .null)
-    values.append(.text(ReminderIndexValues.searchText(title: columns.title, notes: columns.notes)))
-    return values
+    // The derived columns, in the order of `indexColumnNames`; the folded search text written
+    // straight into the row.
+    row.append(ReminderIndexValues.dueDay(due: columns.due, timeZone: columns.dueTimeZone))
+    row.appendText { ReminderIndexValues.appendSearchText(title: columns.title, notes: columns.notes, to: &$0) }
   }
 
   /// The columns derived from a reminder's content (`ReminderIndexValues`), written after
@@ -305,9 +311,10 @@ extension Store {
         "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
     let columns = ReminderColumns(reminder)
-    try statement.execute(
-      binding: rowValues(
-        reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest))
+    fill(
+      &reminderParameters, columns: columns, uid: reminder.id, listRowID: listRowID, parentRowID: parentRowID,
+      sourceDigest: sourceDigest)
+    try statement.execute(binding: reminderParameters)
     let rowID = database.lastInsertRowID
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
     return rowID
@@ -323,10 +330,11 @@ extension Store {
       return "UPDATE reminders SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }
     let columns = ReminderColumns(reminder)
-    var values = rowValues(
-      reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID, sourceDigest: sourceDigest)
-    values.append(.integer(rowID))
-    try statement.execute(binding: values)
+    fill(
+      &reminderParameters, columns: columns, uid: reminder.id, listRowID: listRowID, parentRowID: parentRowID,
+      sourceDigest: sourceDigest)
+    reminderParameters.append(rowID)
+    try statement.execute(binding: reminderParameters)
     reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
   }
 

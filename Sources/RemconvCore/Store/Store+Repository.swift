@@ -82,6 +82,10 @@ extension Store: ReminderRepository {
     return ReminderHandle(0)
   }
 
+  public func holdsNoReminders() throws -> Bool {
+    try database.scalar("SELECT NOT EXISTS (SELECT 1 FROM reminders)") == .integer(1)
+  }
+
   public func addReminder(
     _ reminder: Reminder, list: ListHandle, parent: ReminderHandle?, sourceDigest: RecordDigest?
   ) throws -> ReminderHandle {

@@ -71,6 +71,8 @@ public final class Store {
   /// Told the values of every reminder row `insertReminder` and `updateReminder` write, as
   /// bound: an import checks them there instead of reading its rows back (`WrittenValueChecks`).
   var reminderRowWritten: ((IntegrityReminderValues) -> Void)?
+  /// The parameters of the reminder row being written, kept for their buffers' capacity.
+  var reminderParameters = ParameterRow()
   /// Set when the store was written by a newer remconv: it is open read-only, reading works
   /// where this version understands the schema, writing is refused (`storeTooNew`, exit 77).
   public private(set) var isNewerThanThisVersion = false

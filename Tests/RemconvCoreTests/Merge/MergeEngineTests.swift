@@ -90,6 +90,48 @@ import Testing
     #expect(reminders[1].extra["originalId"] == .string("R1"))
   }
 
+  @Test func aFirstMergeLooksUpOnlyTheUIDsItMayHaveWritten() throws {
+    let records = [Self.work] + (1...200).map { Self.item("R\($0)") } + [Self.item("R7", title: "Again")]
+    let (report, warnings) = try merge(records)
+    #expect(report.added == 201)
+    #expect(warnings.map(\.code) == ["duplicate-uid"])
+    // The duplicate is looked up (and its derived UID); of the 200 new UIDs, at most a stray
+    // false "maybe" of the filter.
+    #expect(repository.uidLookups >= 2 && repository.uidLookups <= 4)
+    #expect(repository.allReminders.last?.extra["originalId"] == .string("R7"))
+  }
+
+  @Test func aMergeIntoARepositoryWithRemindersLooksUpEveryUID() throws {
+    try merge([Self.work, Self.item("R1")])
+    let before = repository.uidLookups
+    let (report, _) = try merge([Self.work, Self.item("R1", title: "Changed"), Self.item("R2"), Self.item("R3")])
+    #expect(report.updated == 1 && report.added == 2)
+    #expect(repository.uidLookups - before == 3)
+  }
+
+  @Test func theUIDFilterHoldsEveryUIDInsertedAndFewOthers() {
+    var filter = UIDFilter()
+    let inserted = (0..<5000).map { "BENCH-\($0)" }
+    for uid in inserted { filter.insert(uid) }
+    #expect(inserted.allSatisfy(filter.mayContain))
+    let strays = (5000..<10000).filter { filter.mayContain("BENCH-\($0)") }.count
+    #expect(strays < 50)
+    #expect(!UIDFilter().mayContain("BENCH-1"))
+  }
+
+  /// The columns spelled without building JSON values are the texts `JSONText` writes.
+  @Test(arguments: [[], [""], ["errands"], ["a\"b", "c\\d", "tab\there", "naïve 🌿", "\u{1}"]])
+  func reminderColumnsSpellTagsAlarmsAndExtraAsJSONTextDoes(tags: [String]) {
+    var reminder = Reminder(id: "R1", listID: "L1", title: "T", tags: tags)
+    var columns = ReminderColumns(reminder)
+    #expect(columns.tags == JSONText.encode(.array(tags.map(JSONValue.string))))
+    #expect(columns.alarms == JSONText.encode(ScheduleJSON.value([Alarm]())))
+    #expect(columns.extra == JSONText.encode(.object([:])))
+    reminder.extra = ["csv": .object(["b": .string("2"), "a": .string("1")])]
+    columns = ReminderColumns(reminder)
+    #expect(columns.extra == JSONText.encode(.object(reminder.extra)))
+  }
+
   @Test func aUIDTwiceInOneSourceGetsTheSameDerivedUIDOnEveryImport() throws {
     let records = [Self.work, Self.item("R1", title: "First"), Self.item("R1", title: "Second")]
     try merge(records)

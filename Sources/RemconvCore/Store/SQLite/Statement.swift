@@ -76,6 +76,35 @@ public final class Statement {
     }
   }
 
+  /// Binds `row`'s values to parameters 1... and runs the statement to its end, as
+  /// `execute(binding:)` does: texts and blobs bound in place from the row's buffer, which is
+  /// held until the bindings are cleared.
+  func execute(binding row: ParameterRow) throws(SQLiteError) {
+    let failure: SQLiteError? = row.bytes.withUnsafeBufferPointer { buffer in
+      defer {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+      }
+      for (offset, slot) in row.slots.enumerated() {
+        let index = Int32(offset + 1)
+        let code: Int32
+        switch slot.kind {
+        case .null: code = sqlite3_bind_null(raw, index)
+        case .integer: code = sqlite3_bind_int64(raw, index, slot.value)
+        case .text, .blob:
+          let bytes = UnsafeBufferPointer(rebasing: buffer[slot.start..<slot.start + Int(slot.value)])
+          code =
+            slot.kind == .text
+            ? bindText(bytes, at: index, nil) : bindBlob(UnsafeRawBufferPointer(bytes), at: index, nil)
+        }
+        guard code == SQLITE_OK else { return database.lastError(code: code, sql: sql) }
+      }
+      let code = sqlite3_step(raw)
+      return code == SQLITE_DONE || code == SQLITE_ROW ? nil : database.lastError(code: code, sql: sql)
+    }
+    if let failure { throw failure }
+  }
+
   /// Binds `values[position...]` in place, then steps and clears the bindings: nested, so
   /// that every text's and blob's bytes stay valid until then. Returns the error, if any.
   private func bindInPlace(_ values: [SQLValue], from position: Int, first: Int32) -> SQLiteError? {
@@ -258,5 +287,56 @@ extension Row {
     if let statement { return try statement.withTextBytes(at: Int32(index), body) }
     var text = string(index) ?? ""
     return try text.withUTF8(body)
+  }
+}
+
+/// The parameters of one run of a statement, gathered without a `SQLValue` per value:
+/// integers as they are, the bytes of texts and blobs one after another in one buffer. Kept
+/// from row to row and emptied (`removeAll`), so writing a row allocates nothing once the
+/// buffer has grown: building an array of `SQLValue`s and letting it go again cost more per
+/// reminder than binding it.
+struct ParameterRow {
+  enum Kind: UInt8 { case null, integer, text, blob }
+
+  /// A parameter: an integer's value, or where a text's or blob's bytes are and how many.
+  struct Slot {
+    var kind: Kind
+    var start = 0
+    var value: Int64 = 0
+  }
+
+  private(set) var bytes: [UInt8] = []
+  private(set) var slots: [Slot] = []
+
+  /// Empties the row, keeping its capacity.
+  mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+    slots.removeAll(keepingCapacity: true)
+  }
+
+  mutating func appendNull() { slots.append(Slot(kind: .null)) }
+
+  mutating func append(_ integer: Int64?) {
+    guard let integer else { return appendNull() }
+    slots.append(Slot(kind: .integer, value: integer))
+  }
+
+  mutating func append(_ text: String?) {
+    guard var text else { return appendNull() }
+    appendText { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
+  }
+
+  /// A text whose UTF-8 `write` appends to the buffer it is given.
+  mutating func appendText(_ write: (inout [UInt8]) -> Void) {
+    let start = bytes.count
+    write(&bytes)
+    slots.append(Slot(kind: .text, start: start, value: Int64(bytes.count - start)))
+  }
+
+  /// A blob whose bytes `write` appends to the buffer it is given.
+  mutating func appendBlob(_ write: (inout [UInt8]) -> Void) {
+    let start = bytes.count
+    write(&bytes)
+    slots.append(Slot(kind: .blob, start: start, value: Int64(bytes.count - start)))
   }
 }

@@ -57,9 +57,12 @@ public struct SHA256 {
   }
 
   /// The lower-case hex digest of `text`'s UTF-8 bytes.
-  public static func hex(of text: String) -> String {
+  public static func hex(of text: String) -> String { hex(of: Array(text.utf8)) }
+
+  /// The lower-case hex digest of `bytes`.
+  public static func hex(of bytes: [UInt8]) -> String {
     var hasher = SHA256()
-    hasher.update(Array(text.utf8))
+    hasher.update(bytes)
     return hasher.finalize().map { byte in
       let digits = String(byte, radix: 16)
       return byte < 16 ? "0" + digits : digits

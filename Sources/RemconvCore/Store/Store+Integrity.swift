@@ -14,13 +14,18 @@ public enum IntegrityScope: Sendable, Equatable {
   /// Only the reminders an import wrote (see `Store.withIntegrityScope`); lists are few and
   /// are always checked whole.
   case importedReminders
+  /// The reminders an import wrote when they are every reminder the store holds (an import
+  /// into an empty store): the same rows as `importedReminders`, read without the scope
+  /// table, and their duplicate UIDs found in one pass over the UID index instead of a lookup
+  /// per row (a sixtieth of a first import; docs/benchmarks.md, branch i20-first).
+  case importedEveryReminder
 
   /// The FROM clause that yields the reminders in scope as `r`. CROSS JOIN fixes the scope
   /// table as the outer loop: the planner has no statistics for it and would otherwise scan
   /// every reminder to probe a scope of ten rows.
   fileprivate var reminders: String {
     switch self {
-    case .everything: "reminders r"
+    case .everything, .importedEveryReminder: "reminders r"
     case .importedReminders: "temp.\(Store.scopeTable) s CROSS JOIN reminders r ON r.id = s.id"
     }
   }
@@ -274,7 +279,7 @@ extension Store {
   public func duplicateReminderUIDRows(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
     let duplicated: String
     switch scope {
-    case .everything:
+    case .everything, .importedEveryReminder:
       duplicated = "SELECT uid FROM reminders WHERE uid IS NOT NULL AND uid <> '' GROUP BY uid HAVING count(*) > 1"
     case .importedReminders:
       duplicated = """
@@ -334,6 +339,12 @@ extension Store {
   public func withIntegrityScope<T>(
     addedAfter: Int64, updated: [Int64], _ body: (IntegrityScope) throws -> T
   ) throws -> T {
+    // Every row is above `addedAfter` (the updated ones too): the import's rows are the store's.
+    if try database.scalar("SELECT EXISTS (SELECT 1 FROM reminders WHERE id <= ?)", [.integer(addedAfter)])
+      == .integer(0)
+    {
+      return try body(.importedEveryReminder)
+    }
     try database.execute("CREATE TEMP TABLE IF NOT EXISTS \(Self.scopeTable) (id INTEGER PRIMARY KEY)")
     defer { try? database.execute("DROP TABLE IF EXISTS temp.\(Self.scopeTable)") }
     try database.execute("DELETE FROM temp.\(Self.scopeTable)")
@@ -348,10 +359,10 @@ extension Store {
     return try body(.importedReminders)
   }
 
-  /// The lists that hold a reminder of the import scope.
-  public func listRowsHoldingScopedReminders() throws -> Set<Int64> {
+  /// The lists that hold a reminder of `scope`.
+  public func listRowsHoldingReminders(in scope: IntegrityScope) throws -> Set<Int64> {
     Set(
-      try database.rows("SELECT DISTINCT r.list_id FROM \(IntegrityScope.importedReminders.reminders)")
+      try database.rows("SELECT DISTINCT r.list_id FROM \(scope.reminders)")
         .compactMap { $0.int(0) })
   }
 

@@ -15,8 +15,8 @@ public enum ImportValidation {
     let written = engine.writtenReminders
     let result = try store.withIntegrityScope(
       addedAfter: written.addedAfter.ordinal, updated: written.updated.map(\.ordinal)
-    ) { _ in
-      try Validator(store: store).runOnImported(listsAddedAfter: listsAddedAfter, writtenValues: writtenValues)
+    ) { scope in
+      try Validator(store: store).runOnImported(scope, listsAddedAfter: listsAddedAfter, writtenValues: writtenValues)
     }
     let alreadyReported = Set(diagnostics.entries.map { ReportedItem(code: $0.code, uid: $0.uid) })
     let reportedCodes = Set(alreadyReported.map(\.code))
@@ -61,6 +61,7 @@ public final class WrittenValueChecks {
   private let store: Store
   private var findingsByRow: [Int64: [Finding]] = [:]
   private var scratch: [Finding] = []
+  private let scheduleTexts = ScheduleTextVerdicts()
   /// Rows written, a row written twice counted twice.
   private(set) var rowCount = 0
 
@@ -83,7 +84,7 @@ public final class WrittenValueChecks {
     rowCount += 1
     scratch.removeAll(keepingCapacity: true)
     // Every row an import writes was encoded by the store from a reminder's model.
-    ValueRules.checkReminder(values, extraIsEncoded: true, into: &scratch)
+    ValueRules.checkReminder(values, isEncoded: true, scheduleTexts: scheduleTexts, into: &scratch)
     if !scratch.isEmpty {
       findingsByRow[values.rowID] = scratch
     } else if !findingsByRow.isEmpty {

@@ -53,13 +53,15 @@ public struct Validator {
   /// they are in or that the import added (row ids above `listsAddedAfter`). SQLite's file
   /// checks are skipped: they read the whole file. The values of the rows were checked as the
   /// import wrote them (`writtenValues`): they are not read back.
-  func runOnImported(listsAddedAfter: Int64, writtenValues: WrittenValueChecks) throws -> ValidationResult {
+  func runOnImported(
+    _ scope: IntegrityScope, listsAddedAfter: Int64, writtenValues: WrittenValueChecks
+  ) throws -> ValidationResult {
     var scopedOptions = options
     scopedOptions.checksFileIntegrity = false
-    let lists = try store.listRowsHoldingScopedReminders().union(
+    let lists = try store.listRowsHoldingReminders(in: scope).union(
       store.integrityLists().map(\.rowID).filter { $0 > listsAddedAfter })
     let run = ValidationRun(
-      store: store, options: scopedOptions, scope: .importedReminders, listScope: lists, writtenValues: writtenValues)
+      store: store, options: scopedOptions, scope: scope, listScope: lists, writtenValues: writtenValues)
     return try run.execute()
   }
 }
@@ -343,7 +345,7 @@ private final class ValidationRun {
       var finder = ParentCycleFinder()
       try store.forEachParentLink { row, parent in finder.add(row: row, parent: parent) }
       cycles = finder.cycles()
-    case .importedReminders:
+    case .importedReminders, .importedEveryReminder:
       var search = ParentCycleFinder.ScopedSearch()
       try store.forEachSubtaskRow(in: scope) { start in
         try search.walk(from: start) { row in try store.parentRowID(ofReminderRow: row) }
@@ -400,9 +402,10 @@ private final class ValidationRun {
       reminderCount = checked.rowCount
       return
     }
+    let scheduleTexts = ScheduleTextVerdicts()
     try store.forEachReminderValues(in: scope) { row in
       reminderCount += 1
-      ValueRules.checkReminder(row, into: &findings)
+      ValueRules.checkReminder(row, scheduleTexts: scheduleTexts, into: &findings)
     }
   }
 

@@ -7,11 +7,15 @@ import Foundation
 /// import, which checks them as they are written (`WrittenValueChecks`).
 enum ValueRules {
   /// Appends what is wrong with one reminder row's values, in the order `validate` reports.
-  /// `extraIsEncoded` says that `extra` is what remconv's own JSON encoder just wrote (an
-  /// import's rows), so it is an object by construction and is not parsed again; `validate`
-  /// reads stores that others may have written, and parses it.
+  /// `isEncoded` says that `extra` and `tags` are what remconv's own JSON encoder just wrote
+  /// from an object and an array of strings (an import's rows, `ReminderColumns(_:)`), so they
+  /// are those by construction and are not parsed again; `validate` reads stores that others
+  /// may have written, and parses them.
+  /// `scheduleTexts` remembers what the recurrence and alarm texts read as, for a caller that
+  /// checks many rows (they repeat few texts).
   static func checkReminder(
-    _ row: IntegrityReminderValues, extraIsEncoded: Bool = false, into findings: inout [Finding]
+    _ row: IntegrityReminderValues, isEncoded: Bool = false, scheduleTexts: ScheduleTextVerdicts,
+    into findings: inout [Finding]
   ) {
     let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
     func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
@@ -43,12 +47,12 @@ enum ValueRules {
         .raiseEditedAt(from: editedText, to: createdText))
     }
     checkDue(row, add)
-    checkSchedule(row, add)
+    checkSchedule(row, scheduleTexts, add)
     checkPriority(row.priority, add)
-    if let tags = row.tags, !isStringArray(tags) {
+    if let tags = row.tags, !isStringArray(tags, isEncoded: isEncoded) {
       add(.invalidTags, "its tags \(quoted(tags)) are not a JSON array of strings", .keepInvalidTags(value: tags))
     }
-    if let finding = extraFinding(row.extra, subject: subject, isEncoded: extraIsEncoded) { findings.append(finding) }
+    if let finding = extraFinding(row.extra, subject: subject, isEncoded: isEncoded) { findings.append(finding) }
   }
 
   private static func timestamp(
@@ -105,32 +109,23 @@ enum ValueRules {
 
   /// The recurrence, the alarms and the start date (issue 22). Nothing here is repaired: the
   /// values are kept as they are, and reported.
-  private static func checkSchedule(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
-    if let text = row.recurrence {
-      do {
-        let recurrence = try ScheduleJSON.recurrence(JSONParser.parse(text))
-        if let reason = RecurrenceRule.problem(in: recurrence.rule) {
-          add(.invalidRecurrence, "its RRULE \(quoted(recurrence.rule)) is invalid: \(reason)", nil)
-        }
-      } catch {
-        add(.invalidRecurrence, "its recurrence \(quoted(text)) is not readable: \(error)", nil)
-      }
+  private static func checkSchedule(
+    _ row: IntegrityReminderValues, _ scheduleTexts: ScheduleTextVerdicts, _ add: (ValidationRule, String, Fix?) -> Void
+  ) {
+    if let text = row.recurrence, let problem = scheduleTexts.recurrenceProblem(text) {
+      add(.invalidRecurrence, problem, nil)
     }
     if let text = row.alarms, text != "[]" {
-      do {
-        let alarms = try ScheduleJSON.alarms(JSONParser.parse(text))
-        for (index, alarm) in alarms.enumerated() {
-          guard case .relative(_, let anchor) = alarm.trigger else { continue }
-          let lacks = anchor == .due ? row.due == nil : row.start == nil
-          if lacks {
-            add(
-              .invalidAlarm,
-              "its alarm \(index + 1) is relative to the \(anchor == .due ? "due" : "start") date, which it does not have",
-              nil)
-          }
+      switch scheduleTexts.alarms(text) {
+      case .unreadable(let problem):
+        add(.invalidAlarm, problem, nil)
+      case .relative(let anchors):
+        for alarm in anchors where alarm.anchor == .due ? row.due == nil : row.start == nil {
+          add(
+            .invalidAlarm,
+            "its alarm \(alarm.index + 1) is relative to the \(alarm.anchor == .due ? "due" : "start") date, which it does not have",
+            nil)
         }
-      } catch {
-        add(.invalidAlarm, "its alarms \(quoted(text)) are not readable: \(error)", nil)
       }
     }
     if let startText = row.start, let dueText = row.due,
@@ -173,8 +168,12 @@ enum ValueRules {
       fix: .wrapExtra(value: extra))
   }
 
-  static func isStringArray(_ text: String) -> Bool {
+  /// Whether `text` is a JSON array of strings; an `isEncoded` one came from remconv's encoder
+  /// of such an array, so its brackets are all there is to check (parsing it was a fifteenth
+  /// of an import's value checks).
+  static func isStringArray(_ text: String, isEncoded: Bool = false) -> Bool {
     if text.isEmpty || text == "[]" { return true }
+    if isEncoded, text.utf8.first == UInt8(ascii: "["), text.utf8.last == UInt8(ascii: "]") { return true }
     guard let items = (try? JSONParser.parse(text))?.arrayValue else { return false }
     return items.allSatisfy { $0.stringValue != nil }
   }
@@ -199,6 +198,67 @@ enum ValueRules {
     case .floating: "a floating time"
     case .utc: "a UTC time"
     case .zoned: "a zoned time"
+    }
+  }
+}
+
+/// What a recurrence or alarms text reads as, remembered by the text: both are functions of
+/// the text alone (libical's verdict on a rule included), and the rows of an import or a store
+/// repeat few of them, so each is parsed and given to libical once (the libical check of every
+/// written row was a sixth of an import's value checks; docs/benchmarks.md, branch i20-first).
+/// At most `capacity` texts are kept; others are read each time.
+final class ScheduleTextVerdicts {
+  /// The alarms' anchors as far as the rules need them.
+  enum Alarms: Equatable {
+    case unreadable(String)
+    /// The position and anchor of each alarm relative to a date, in order.
+    case relative([Anchored])
+  }
+
+  struct Anchored: Equatable {
+    let index: Int
+    let anchor: Alarm.Anchor
+  }
+
+  static let capacity = 4096
+  private var recurrences: [String: String?] = [:]
+  private var alarmTexts: [String: Alarms] = [:]
+
+  /// Why a stored recurrence is wrong, as `validate` words it, or nil.
+  func recurrenceProblem(_ text: String) -> String? {
+    if let known = recurrences[text] { return known }
+    let problem = Self.readRecurrence(text)
+    if recurrences.count < Self.capacity { recurrences[text] = problem }
+    return problem
+  }
+
+  func alarms(_ text: String) -> Alarms {
+    if let known = alarmTexts[text] { return known }
+    let verdict = Self.readAlarms(text)
+    if alarmTexts.count < Self.capacity { alarmTexts[text] = verdict }
+    return verdict
+  }
+
+  static func readRecurrence(_ text: String) -> String? {
+    do {
+      let recurrence = try ScheduleJSON.recurrence(JSONParser.parse(text))
+      guard let reason = RecurrenceRule.problem(in: recurrence.rule) else { return nil }
+      return "its RRULE \(ValueRules.quoted(recurrence.rule)) is invalid: \(reason)"
+    } catch {
+      return "its recurrence \(ValueRules.quoted(text)) is not readable: \(error)"
+    }
+  }
+
+  static func readAlarms(_ text: String) -> Alarms {
+    do {
+      let alarms = try ScheduleJSON.alarms(JSONParser.parse(text))
+      return .relative(
+        alarms.enumerated().compactMap { index, alarm in
+          guard case .relative(_, let anchor) = alarm.trigger else { return nil }
+          return Anchored(index: index, anchor: anchor)
+        })
+    } catch {
+      return .unreadable("its alarms \(ValueRules.quoted(text)) are not readable: \(error)")
     }
   }
 }

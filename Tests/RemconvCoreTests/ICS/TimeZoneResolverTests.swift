@@ -93,4 +93,29 @@ import Testing
         maximumChanges: 10_000)
     }
   }
+
+  /// A calendar per list, each with the zones its reminders use: a VTIMEZONE repeated line for
+  /// line is taken as the one before it, and a later one of the same TZID that differs is still
+  /// checked (and refused when no zone looks like it).
+  @Test func aRepeatedVTimezoneIsTheFirstAndADifferentOneIsStillChecked() throws {
+    func zone(_ rule: String) -> String {
+      "BEGIN:VTIMEZONE\r\nTZID:Plus 0530\r\nBEGIN:STANDARD\r\nDTSTART:16010101T000000\r\n\(rule)TZOFFSETFROM:+0530\r\nTZOFFSETTO:+0530\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+    }
+    func calendar(_ zone: String, uid: String) -> String {
+      "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n\(zone)BEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:s\r\nDUE;TZID=Plus 0530:20260202T100000\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+    let repeated = try ICSTest.read(text: calendar(zone(""), uid: "a") + calendar(zone(""), uid: "b"))
+    #expect(repeated.reminders.count == 2)
+    #expect(repeated.reminders.first?.dueDate == .utc(try #require(LocalDateTime(iso: "2026-02-02T04:30:00"))))
+    #expect(repeated.reminders.first?.dueDate == repeated.reminders.last?.dueDate)
+    let daily = zone("RRULE:FREQ=DAILY\r\n")
+    #expect(throws: RemconvError.self) {
+      try ICSTest.read(text: calendar(zone(""), uid: "a") + calendar(daily, uid: "b"))
+    }
+    do {
+      _ = try ICSTest.read(text: calendar(zone(""), uid: "a") + calendar(daily, uid: "b"))
+    } catch {
+      #expect("\(error)".contains("FREQ=DAILY"))
+    }
+  }
 }

@@ -111,6 +111,37 @@ import Testing
     #expect(Migration.checksum(of: plain) != Migration.checksum(of: plain.replacingOccurrences(of: "x", with: "y")))
   }
 
+  /// The checksum normalises bytes; its definition is the text normalised by characters, as
+  /// released stores recorded it: both agree on line endings of every kind, trailing spaces and
+  /// tabs, spaces before combining marks, and blank lines at the end.
+  @Test func checksumNormalisesBytesAsTheCharactersWere() throws {
+    func byCharacters(_ sql: String) -> String {
+      let unified = sql.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+      let lines = unified.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        var line = Substring(line)
+        while let last = line.last, last == " " || last == "\t" { line.removeLast() }
+        return line
+      }
+      var normalized = lines.joined(separator: "\n")
+      while normalized.hasSuffix("\n") { normalized.removeLast() }
+      return SHA256.hex(of: normalized)
+    }
+    var texts = [
+      "", " ", "\n", "\r", "\r\n", "\r\r\n", "\n\r", "x", "x \t", "x\r\n  \r\n\n", " \u{301}\n", "a \u{301} \n",
+      "é\t\r\n😀 \r", "SELECT 1;\t \nSELECT 2; -- ü  \r\n\r\n  \n", "\t\tx\r\r\r", "line\u{2028} \nend  ",
+    ]
+    let folder = Repository.path("Migrations")
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".sql") {
+      let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+      texts += [
+        text, text.replacingOccurrences(of: "\n", with: "\r\n"), text.replacingOccurrences(of: "\n", with: " \t\r"),
+      ]
+    }
+    for text in texts {
+      #expect(Migration.checksum(of: text) == byCharacters(text), "\(text.debugDescription.prefix(60))")
+    }
+  }
+
   @Test func sha256MatchesKnownVectors() {
     #expect(SHA256.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(SHA256.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -76,6 +76,32 @@ import Testing
     }
   }
 
+  /// An import into an empty store wrote every row: its scope is the whole table, read
+  /// without the scope table, and finds what the scope table's rows find.
+  @Test func theScopeOfAnImportThatWroteEveryRowIsTheTable() throws {
+    try DefectStores.withStore(
+      defect: "UPDATE reminders SET uid = 'same' WHERE id IN (2, 4); UPDATE reminders SET list_id = 9 WHERE id = 3"
+    ) { store throws in
+      func findings(_ scope: IntegrityScope) throws -> [String] {
+        try store.duplicateReminderUIDRows(in: scope).map { "dup \($0.rowID)" }
+          + store.orphanReminders(in: scope).map { "orphan \($0.rowID)" }
+          + store.listRowsHoldingReminders(in: scope).sorted().map { "list \($0)" }
+      }
+      let everyRow = try store.withIntegrityScope(addedAfter: 0, updated: []) { scope in
+        #expect(scope == .importedEveryReminder)
+        #expect(try store.database.scalar("SELECT count(*) FROM temp.sqlite_schema") == .integer(0))
+        return try findings(scope)
+      }
+      // Row 1 was there before and updated, the others added: the same rows, in the scope table.
+      let scopeTable = try store.withIntegrityScope(addedAfter: 1, updated: [1]) { scope in
+        #expect(scope == .importedReminders)
+        return try findings(scope)
+      }
+      #expect(everyRow == scopeTable)
+      #expect(everyRow.contains("dup 2") && everyRow.contains("dup 4") && everyRow.contains("orphan 3"))
+    }
+  }
+
   @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
     // Each list carries the other's key: fixing one at a time would collide.
     let swapped =

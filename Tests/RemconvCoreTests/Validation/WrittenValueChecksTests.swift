@@ -90,4 +90,84 @@ import Testing
     #expect(checks.rowCount == 2)
     #expect(checks.findings.isEmpty)
   }
+
+  /// The recurrence and alarm rules on rows that repeat their texts: each text is read once
+  /// (`ScheduleTextVerdicts`), and every row still gets the findings `validate` reads from it.
+  @Test func rowsThatRepeatTheirScheduleTextsEachGetTheirFindings() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let checks = WrittenValueChecks(watching: store)
+    let due = try DueDate(isoText: "2026-05-01", timeZone: nil)
+    let toStart = Alarm(trigger: .relative(seconds: -900, to: .start))
+    let toDue = Alarm(trigger: .relative(seconds: -600, to: .due))
+    try store.write {
+      let list = try store.insertList(ReminderList(id: "L1", name: "L"))
+      for round in 1...3 {
+        // Invalid for libical, then a rule it reads; an alarm whose anchor the row lacks, then one it has.
+        try store.insertReminder(
+          Reminder(id: "bad-\(round)", listID: "L1", title: "bad", recurrence: Recurrence(rule: "FREQ=FORTNIGHTLY")),
+          listRowID: list, parentRowID: nil)
+        try store.insertReminder(
+          Reminder(
+            id: "good-\(round)", listID: "L1", title: "good", dueDate: due, recurrence: Recurrence(rule: "FREQ=WEEKLY"),
+            alarms: [toStart, toDue]), listRowID: list, parentRowID: nil)
+        try store.insertReminder(
+          Reminder(id: "undated-\(round)", listID: "L1", title: "undated", alarms: [toStart, toDue]),
+          listRowID: list, parentRowID: nil)
+      }
+    }
+    checks.stop()
+    let described = { (findings: [Finding]) in
+      findings.map { "\($0.rule.id) \($0.subject.uid ?? "") \($0.message)" }.sorted()
+    }
+    let scheduleRules: Set<ValidationRule> = [.invalidRecurrence, .invalidAlarm]
+    let written = described(checks.findings)
+    #expect(written == described(try Validator(store: store).run().findings.filter { scheduleRules.contains($0.rule) }))
+    #expect(written.filter { $0.hasPrefix("invalid-recurrence bad-") }.count == 3)
+    // good-N lacks its start (alarm 1); undated-N lacks both (alarms 1 and 2).
+    #expect(written.filter { $0.hasPrefix("invalid-alarm good-") }.count == 3)
+    #expect(written.filter { $0.hasPrefix("invalid-alarm undated-") }.count == 6)
+    #expect(written.count == 12)
+  }
+
+  @Test func aScheduleTextReadsTheSameRememberedAsFresh() {
+    let verdicts = ScheduleTextVerdicts()
+    let texts = [
+      #"{"rule":"FREQ=FORTNIGHTLY"}"#, #"{"rule":"FREQ=DAILY;COUNT=3"}"#, #"{"rule":""}"#, "not json", "[]",
+    ]
+    for text in texts + texts {
+      #expect(verdicts.recurrenceProblem(text) == ScheduleTextVerdicts.readRecurrence(text))
+    }
+    #expect(verdicts.recurrenceProblem(#"{"rule":"FREQ=DAILY;COUNT=3"}"#) == nil)
+    #expect(verdicts.recurrenceProblem(#"{"rule":"FREQ=FORTNIGHTLY"}"#) != nil)
+    let alarms = [
+      #"[{"offset":-900,"relatedTo":"start"},{"at":"2026-12-08T07:45:00Z"},{"offset":0}]"#, "{}", "[1]",
+    ]
+    for text in alarms + alarms {
+      #expect(verdicts.alarms(text) == ScheduleTextVerdicts.readAlarms(text))
+    }
+    #expect(
+      verdicts.alarms(alarms[0]) == .relative([.init(index: 0, anchor: .start), .init(index: 2, anchor: .due)]))
+    if case .unreadable = verdicts.alarms("{}") {} else { Issue.record("an object is not an alarms array") }
+  }
+
+  /// An import's tags are not parsed again: what `ReminderColumns(_:)` writes for any tags is
+  /// an array of strings as a parse reads it, so the brackets are all there is to check.
+  @Test func encodedTagsAreAnArrayOfStringsWhateverTheyHold() {
+    let awkward = [
+      "", " ", "\"", "\\", "a,b", "[x]", "\u{0}", "\u{1F}", "\n\t\r", "😀", "naïve", "\u{301}", "]", "[", "{}", "null",
+    ]
+    var lists = awkward.map { [$0] }
+    lists.append(awkward)
+    lists.append([])
+    for tags in lists {
+      let text = ReminderColumns(Reminder(id: "r", listID: "l", title: "t", tags: tags)).tags
+      #expect(ValueRules.isStringArray(text), "\(text)")
+      #expect(ValueRules.isStringArray(text, isEncoded: true))
+    }
+    // Not encoded by remconv: parsed.
+    #expect(!ValueRules.isStringArray("[1]"))
+    #expect(!ValueRules.isStringArray("[\"a\""))
+  }
 }

@@ -29,6 +29,15 @@ final class TimeZoneBook {
   /// anything expands it (`TimeZoneBounds`); one whose TZID maps to no IANA zone is built now,
   /// so that its expansion is counted (and refused when too large) while the input is read.
   func add(_ block: ComponentBlock) throws(RemconvError) {
+    // A VTIMEZONE repeated line for line (a calendar per list, each with the zones its
+    // reminders use) is one this book checked and kept already: the bounds are a function of
+    // the lines, and the first of a TZID wins. Checking each copy again was a quarter of the
+    // pre-scan (docs/benchmarks.md, branch i20-first).
+    if let tzid = block.firstValue(of: .tzid), let kept = blocks[tzid],
+      kept.lines.elementsEqual(block.lines, by: { $0.text == $1.text })
+    {
+      return
+    }
     if let problem = TimeZoneBounds.problem(in: block) {
       throw .malformedInput(
         "VTIMEZONE\(block.firstValue(of: .tzid).map { " '\($0)'" } ?? ""): \(problem)",

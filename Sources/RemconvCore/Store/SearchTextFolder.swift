@@ -124,12 +124,16 @@ final class SearchTextFolder {
     var pieceStart = 0
     var pieceEntry: Entry = 0
     var pieceIsOneScalar = false
+    // The piece is one scalar that folds to itself: it joins the run when it ends.
+    var pieceIsVerbatim = false
     var index = 0
     while index < bytes.count {
       let lead = bytes[index]
       let scalarStart = index
       if lead < 0x80 {
-        endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        if !pieceIsVerbatim {
+          endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        }
         // A run of ASCII: each byte but the last is a piece of its own (ASCII starts pieces);
         // capitals are lowered, the rest joins the run. The last waits for what follows it,
         // which may be a mark.
@@ -146,6 +150,7 @@ final class SearchTextFolder {
         pieceStart = index
         pieceEntry = 0
         pieceIsOneScalar = true
+        pieceIsVerbatim = bytes[index] &- UInt8(ascii: "A") >= 26
         index += 1
         continue
       }
@@ -164,30 +169,31 @@ final class SearchTextFolder {
       }
       let entry = self.entry(value)
       if entry & Self.startsPieceBit != 0 {
-        endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        if !pieceIsVerbatim {
+          endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        }
         pieceStart = scalarStart
         pieceEntry = entry
         pieceIsOneScalar = true
+        pieceIsVerbatim = entry & Self.foldsToItself != 0
       } else {
         pieceIsOneScalar = false
+        pieceIsVerbatim = false
       }
     }
-    endPiece(bytes, pieceStart..<bytes.count, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+    if !pieceIsVerbatim {
+      endPiece(bytes, pieceStart..<bytes.count, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+    }
     appendOutput(UnsafeBufferPointer(rebasing: bytes[runStart...]))
   }
 
-  /// Ends the piece `range`: one scalar that folds to itself joins the run that starts at
-  /// `run`; any other piece ends the run (which is appended) and is appended, folded.
+  /// Ends the piece `range`, which does not fold to itself: the run that starts at `run` is
+  /// appended, then the piece folded, and a new run starts after it.
   @inline(__always)
   private func endPiece(
     _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, entry: Entry, isOneScalar: Bool, run: inout Int
   ) {
     guard !range.isEmpty else { return }
-    if isOneScalar {
-      let foldsToItself =
-        entry == 0 ? bytes[range.lowerBound] &- UInt8(ascii: "A") >= 26 : entry & Self.foldsToItself != 0
-      if foldsToItself { return }
-    }
     appendOutput(UnsafeBufferPointer(rebasing: bytes[run..<range.lowerBound]))
     appendPiece(bytes, range, entry: entry, isOneScalar: isOneScalar)
     run = range.upperBound

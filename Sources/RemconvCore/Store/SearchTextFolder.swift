@@ -124,31 +124,43 @@ final class SearchTextFolder {
 
   /// Appends the fold of valid UTF-8: each piece (a boundary scalar and the scalars after it
   /// that are not) folded from the tables.
+  ///
+  /// Most pieces of most scripts fold to themselves (lower-case letters, CJK, Hebrew, digits,
+  /// spaces): those are not copied one by one but left in a run (`runStart` up to the piece
+  /// being read) that is copied at once when a piece with another fold ends it, or the text
+  /// ends. A piece is appended one at a time only when its fold differs.
   private func append(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
     var pieceStart = 0
     var pieceEntry: Entry = 0
     var pieceIsOneScalar = false
+    // The piece is one scalar that folds to itself: it joins the run when it ends.
+    var pieceIsVerbatim = false
     var index = 0
     while index < bytes.count {
       let lead = bytes[index]
       let scalarStart = index
       if lead < 0x80 {
-        appendPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar)
-        // A run of ASCII: each byte but the last is a piece of its own (ASCII starts pieces),
-        // lowered here; the last waits for what follows it, which may be a mark.
-        var runEnd = index + 1
-        while runEnd < bytes.count, bytes[runEnd] < 0x80 { runEnd += 1 }
-        reserveOutput(runEnd - 1 - index)
-        while index < runEnd - 1 {
+        if !pieceIsVerbatim {
+          endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        }
+        // A run of ASCII: each byte but the last is a piece of its own (ASCII starts pieces);
+        // capitals are lowered, the rest joins the run. The last waits for what follows it,
+        // which may be a mark.
+        while index + 1 < bytes.count, bytes[index + 1] < 0x80 {
           let byte = bytes[index]
-          output[outputCount] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-          outputCount += 1
+          if byte &- UInt8(ascii: "A") < 26 {
+            appendOutput(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            appendOutput(byte | 0x20)
+            runStart = index + 1
+          }
           index += 1
         }
-        // The entry of an ASCII piece is 0: `appendPiece` lowers it.
+        // The entry of an ASCII piece is 0.
         pieceStart = index
         pieceEntry = 0
         pieceIsOneScalar = true
+        pieceIsVerbatim = bytes[index] &- UInt8(ascii: "A") >= 26
         index += 1
         continue
       }
@@ -167,15 +179,34 @@ final class SearchTextFolder {
       }
       let entry = self.entry(value)
       if entry & Self.startsPieceBit != 0 {
-        appendPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar)
+        if !pieceIsVerbatim {
+          endPiece(bytes, pieceStart..<scalarStart, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+        }
         pieceStart = scalarStart
         pieceEntry = entry
         pieceIsOneScalar = true
+        pieceIsVerbatim = entry & Self.foldsToItself != 0
       } else {
         pieceIsOneScalar = false
+        pieceIsVerbatim = false
       }
     }
-    appendPiece(bytes, pieceStart..<bytes.count, entry: pieceEntry, isOneScalar: pieceIsOneScalar)
+    if !pieceIsVerbatim {
+      endPiece(bytes, pieceStart..<bytes.count, entry: pieceEntry, isOneScalar: pieceIsOneScalar, run: &runStart)
+    }
+    appendOutput(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+  }
+
+  /// Ends the piece `range`, which does not fold to itself: the run that starts at `run` is
+  /// appended, then the piece folded, and a new run starts after it.
+  @inline(__always)
+  private func endPiece(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, entry: Entry, isOneScalar: Bool, run: inout Int
+  ) {
+    guard !range.isEmpty else { return }
+    appendOutput(UnsafeBufferPointer(rebasing: bytes[run..<range.lowerBound]))
+    appendPiece(bytes, range, entry: entry, isOneScalar: isOneScalar)
+    run = range.upperBound
   }
 
   /// Appends the fold of one piece: `entry` is its first scalar's (0 for ASCII).
@@ -227,13 +258,21 @@ final class SearchTextFolder {
   }
 
   /// The entry of the scalar `value`, made from Foundation's fold the first time.
+  @inline(__always)
   private func entry(_ value: UInt32) -> Entry {
+    if let page = pages[Int(value >> 8)] {
+      let entry = page[Int(value & 0xFF)]
+      if entry != 0 { return entry }
+    }
+    return newEntry(value)
+  }
+
+  /// The entry of a scalar met for the first time, kept in its page.
+  private func newEntry(_ value: UInt32) -> Entry {
     let pageIndex = Int(value >> 8)
     let page: UnsafeMutablePointer<Entry>
     if let existing = pages[pageIndex] {
       page = existing
-      let entry = page[Int(value & 0xFF)]
-      if entry != 0 { return entry }
     } else {
       page = .allocate(capacity: 256)
       page.initialize(repeating: 0, count: 256)

@@ -267,10 +267,12 @@ struct ContentLineParts: Sendable, Equatable {
   /// Splits `text`. Its parts are slices of it: the line was validated as UTF-8 once, when it
   /// was made a String, and each part ends before an ASCII delimiter, so no part is decoded or
   /// validated again (that was a twentieth of an import of long notes, bench/findings.md R3).
-  init?(_ text: String) {
+  /// Without `readingValue` the value is left empty: a reader that wants a line's parameters
+  /// does not copy a long note.
+  init?(_ text: String, readingValue: Bool = true) {
     let utf8 = text.utf8
     let parts = utf8.withContiguousStorageIfAvailable { bytes in
-      Self(bytes: bytes) { start, end in
+      Self(bytes: bytes, readingValue: readingValue) { start, end in
         // Decoding ASCII is a copy (and a short part becomes a small string held inline); the
         // slice of the line, which has a fixed cost of its own, pays only for a long part
         // with other characters, whose validation goes scalar by scalar.
@@ -285,7 +287,8 @@ struct ContentLineParts: Sendable, Equatable {
     case .some(.none): return nil
     case .none:
       // A bridged or foreign string: made native (and contiguous) first.
-      guard let native = ContentLineParts(String(decoding: Array(utf8), as: UTF8.self)) else { return nil }
+      guard let native = ContentLineParts(String(decoding: Array(utf8), as: UTF8.self), readingValue: readingValue)
+      else { return nil }
       self = native
     }
   }
@@ -306,7 +309,7 @@ struct ContentLineParts: Sendable, Equatable {
   }
 
   /// `slice(start, end)` is the text of bytes `start..<end`.
-  private init?(bytes: UnsafeBufferPointer<UInt8>, slice: (Int, Int) -> String) {
+  private init?(bytes: UnsafeBufferPointer<UInt8>, readingValue: Bool, slice: (Int, Int) -> String) {
     var index = 0
     while index < bytes.count, bytes[index] != UInt8(ascii: ";"), bytes[index] != UInt8(ascii: ":") { index += 1 }
     guard index < bytes.count else { return nil }
@@ -346,7 +349,7 @@ struct ContentLineParts: Sendable, Equatable {
     }
     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
     self.parameters = parameters
-    value = slice(index + 1, bytes.count)
+    value = readingValue ? slice(index + 1, bytes.count) : ""
   }
 
   /// Upper case: ASCII letters as bytes (names are ASCII), anything else by Unicode's rules.

@@ -75,7 +75,7 @@ final class ContentLineReader {
     decoded = nil
     guard let start = try unfold(readingOnly: firstBytes) else { return nil }
     let head: Head
-    if logical.allSatisfy({ $0 != 0 && $0 < 0x80 }) {
+    if logical.withUnsafeBufferPointer(Self.isPlainASCII) {
       // Plain ASCII: the name is read from the bytes, the text made only if asked for.
       let (known, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
       head = Head(known: known, boundary: boundary, line: start)
@@ -145,6 +145,26 @@ final class ContentLineReader {
       if logical.isEmpty { continue }
       return start
     }
+  }
+
+  /// No NUL and no byte with the high bit set, tested eight bytes at a time: a byte-by-byte
+  /// test was a tenth of the cutting of a file of long notes.
+  private static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      // A high bit set, or a zero byte (its borrow sets the high bit of `word &- ones`).
+      if word & highs != 0 || (word &- ones) & ~word & highs != 0 { return false }
+      offset += 8
+    }
+    while offset < bytes.count {
+      if bytes[offset] == 0 || bytes[offset] >= 0x80 { return false }
+      offset += 1
+    }
+    return true
   }
 
   private func decode(_ bytes: [UInt8], line: Int) -> String {

@@ -119,6 +119,8 @@ enum ICSPropertyRules {
     let value = parts.value
     switch type {
     case .dateTimeList:
+      // One date (nearly every line): read as it is, not split and copied.
+      guard value.utf8.contains(UInt8(ascii: ",")) else { return ICSDateValue(parts) != nil }
       return value.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { item in
         var single = parts
         single.value = String(item)

@@ -27,6 +27,13 @@ struct ICSSchedule {
   /// and `takeAlarms` say which fields may be filled (a reminder that has one already keeps
   /// the lines of it).
   init(lines: [String], takeStart: Bool = true, takeRecurrence: Bool = true, takeAlarms: Bool = true) {
+    // Most kept lines are none of the schedule's (X- properties, a note's HTML copy), and the
+    // lines a reader kept after reading its schedule are read again when lifted
+    // (`ICSScheduleLifter`): with no line the loop below could take, every line is kept.
+    guard lines.contains(where: Self.mayBeTaken) else {
+      kept = lines
+      return
+    }
     var rules: [(position: Int, value: String)] = []
     var exceptions: [(position: Int, dates: [DueDate]?)] = []
     var additions: [(position: Int, dates: [DueDate]?)] = []
@@ -49,7 +56,7 @@ struct ICSSchedule {
         continue
       }
       index += 1
-      if line.hasPrefix("BEGIN:") {
+      if Self.startsWithBegin(line) {
         // Another sub-component: kept whole, with its own DTSTART or RRULE untouched.
         let name = String(line.dropFirst(6))
         let end = lines[(index - 1)...].firstIndex { Self.isEnd($0, name) } ?? lines.count - 1
@@ -58,7 +65,9 @@ struct ICSSchedule {
         continue
       }
       let position = index - 1
-      guard let parts = ContentLineParts(line) else {
+      // Most lines (a note's HTML copy, X- properties) are none of the schedule's: their name
+      // says so, and they are kept without being split.
+      guard Self.mayBeScheduleLine(line), let parts = ContentLineParts(line) else {
         keep([position])
         continue
       }
@@ -94,12 +103,77 @@ struct ICSSchedule {
     if alarmLines.allSatisfy(\.isEmpty) { alarmLines = [] }
   }
 
+  /// False when the loop of `init` surely keeps `line` as it is: not the start of a VALARM or
+  /// of another sub-component, nor a property it may take.
+  private static func mayBeTaken(_ line: String) -> Bool {
+    isBegin(line, "VALARM") || startsWithBegin(line) || mayBeScheduleLine(line)
+  }
+
+  /// False when `line` is surely none of the lines the switch below may take (DTSTART, RRULE,
+  /// EXDATE, RDATE, the repeat-from marker), which it would keep: its name, the bytes before
+  /// the first `;` or `:`, is ASCII and not one of them. A name with other bytes is left to
+  /// `ContentLineParts`, which upper-cases it by Unicode's rules.
+  private static func mayBeScheduleLine(_ line: String) -> Bool {
+    line.utf8.withContiguousStorageIfAvailable { bytes in
+      var nameEnd = 0
+      while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: ";"), bytes[nameEnd] != UInt8(ascii: ":") {
+        if bytes[nameEnd] >= 0x80 { return true }
+        nameEnd += 1
+      }
+      let name = UnsafeBufferPointer(rebasing: bytes[..<nameEnd])
+      switch ICSName(name) {
+      case .dtstart?, .rrule?, .exdate?, .rdate?: return true
+      default: return equalsUppercased(name, repeatFromName.utf8)
+      }
+    } ?? true
+  }
+
+  /// Whether ASCII `bytes`, upper-cased, are `target`.
+  private static func equalsUppercased(_ bytes: UnsafeBufferPointer<UInt8>, _ target: some Collection<UInt8>) -> Bool {
+    bytes.count == target.count
+      && zip(bytes, target).allSatisfy { byte, expected in
+        (byte &- UInt8(ascii: "a") < 26 ? byte - 0x20 : byte) == expected
+      }
+  }
+
+  /// `line.hasPrefix("BEGIN:")`, read from the bytes when the character after the colon is
+  /// plainly not joined to it (an ASCII byte or nothing); a mark after it makes `:` and the
+  /// mark one character, which only String's own comparison decides.
+  private static func startsWithBegin(_ line: String) -> Bool {
+    let prefix = "BEGIN:".utf8
+    let bytes = line.utf8
+    guard bytes.starts(with: prefix) else { return false }
+    guard let next = bytes.dropFirst(prefix.count).first, next >= 0x80 else { return true }
+    return line.hasPrefix("BEGIN:")
+  }
+
   private static func isBegin(_ line: String, _ name: String) -> Bool {
-    line.count == 6 + name.count && line.uppercased() == "BEGIN:" + name
+    equalsBoundary(line, "BEGIN:" + name) { line.count == 6 + name.count && line.uppercased() == "BEGIN:" + name }
   }
 
   private static func isEnd(_ line: String, _ name: String) -> Bool {
-    line.count == 4 + name.count && line.uppercased() == "END:" + name.uppercased()
+    equalsBoundary(line, "END:" + name.uppercased()) {
+      line.count == 4 + name.count && line.uppercased() == "END:" + name.uppercased()
+    }
+  }
+
+  /// `byCharacters()`, a comparison of `line` upper-cased with `target` as characters, decided
+  /// from the bytes where they tell: counting a long note's characters and upper-casing it
+  /// was a sixth of an import of long notes. With an ASCII `target`: a line of more than four
+  /// bytes per scalar of `target` cannot match (upper case maps each scalar to one or more, a
+  /// sequence canonically equal to ASCII has no more scalars than it, and a scalar is at most
+  /// four bytes); a line of ASCII without CR (one byte a character) is compared byte by byte,
+  /// upper-cased. Anything else is left to `byCharacters`.
+  private static func equalsBoundary(_ line: String, _ target: String, byCharacters: () -> Bool) -> Bool {
+    let decided = target.utf8.withContiguousStorageIfAvailable { target in
+      line.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+        guard !target.contains(where: { $0 >= 0x80 }) else { return nil }
+        guard bytes.count <= 4 * target.count else { return false }
+        guard !bytes.contains(where: { $0 >= 0x80 || $0 == 0x0D }) else { return nil }
+        return equalsUppercased(bytes, target)
+      }
+    }
+    return decided.flatMap { $0.flatMap { $0 } } ?? byCharacters()
   }
 
   private static func hasOnly(_ parts: ContentLineParts, _ names: Set<String>) -> Bool {

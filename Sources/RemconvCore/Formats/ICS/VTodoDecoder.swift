@@ -439,7 +439,7 @@ struct VTodoDecoder {
     for override in overrides { texts += override }
     var result: [String: JSONValue] = [:]
     for text in texts {
-      guard let tzid = ContentLineParts(text)?.parameter("TZID"), result[tzid] == nil,
+      guard let tzid = ContentLineParts(text, readingValue: false)?.parameter("TZID"), result[tzid] == nil,
         !TimeZoneResolver.isIANA(tzid), let block = session.zones.blocks[tzid]
       else { continue }
       result[tzid] = .array(block.lines.map { .string($0.text) })

@@ -25,6 +25,8 @@
 #                  for the .ics import goal on both corpora; sqlite-c (the process) stands for
 #                  sqlite-insert and sqlite-read. Applies to the timed runs and the counts alike.
 #                  A filtered run writes bench/out/benchmarks.md unless BENCH_REPORT says otherwise.
+#                  A run naming only view:, count: and search: cases makes each size's JSON Lines
+#                  and store and nothing else, e.g. BENCH_CASES="view:* count:* search:*".
 #                  One count runs only when named here: import:ics@producers-whole-folds, the
 #                  producers' file folded only between characters (the same text otherwise).
 #

@@ -20,9 +20,9 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(radicale xandikos openssl)
 fi
 if [ "${1:-}" = "--bench" ]; then
-  # make bench: GNU time for peak memory, valgrind for instruction counts, and the peers it
-  # compares with.
-  packages+=(time valgrind taskwarrior todoman python3-icalendar)
+  # make bench: GNU time for peak memory, valgrind for instruction counts, the peers it
+  # compares with, and gnuplot for its charts when bench/.venv has no matplotlib.
+  packages+=(time valgrind taskwarrior todoman python3-icalendar gnuplot-nox)
   # The sync benchmark: vdirsyncer against Radicale (bench/sync.sh).
   packages+=(radicale vdirsyncer)
 fi

@@ -117,17 +117,15 @@ struct ReminderRenderer {
   /// The first `characters` characters of a UID as a cell shows them, and their width: for
   /// the printable ASCII UIDs most apps make, a slice of the UID itself.
   static func shownPrefix(of uid: String, characters: Int) -> (text: Substring, width: Int) {
-    var count = 0
-    for byte in uid.utf8 {
-      guard count < characters else { break }
-      guard byte >= 0x20, byte < 0x7F else {
-        let shown = TerminalText.measured(prefix(of: uid, characters: characters))
-        return (Substring(shown.text), shown.width)
-      }
-      count += 1
+    var uid = uid
+    let printable = uid.withUTF8 { bytes in
+      bytes.prefix(characters).allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? min(characters, bytes.count) : nil
     }
-    let end = uid.utf8.index(uid.utf8.startIndex, offsetBy: count)
-    return (uid[..<end], count)
+    guard let count = printable else {
+      let shown = TerminalText.measured(prefix(of: uid, characters: characters))
+      return (Substring(shown.text), shown.width)
+    }
+    return (uid[..<uid.utf8.index(uid.startIndex, offsetBy: count)], count)
   }
 
   /// The first `count` characters of `text`; for the ASCII UIDs most apps make, without

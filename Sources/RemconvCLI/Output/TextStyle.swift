@@ -79,23 +79,62 @@ enum TerminalText {
 
   /// The width of a text of printable ASCII and Latin letters and signs (U+00A0 to U+02FF but
   /// the soft hyphen), which `printable` leaves as it is: one column a scalar, as none of them
-  /// is wide, a mark or a control, nor joins a grapheme cluster with another of them. Nil for
-  /// any other text.
+  /// is wide, a mark or a control, nor joins a grapheme cluster with another of them. Other text
+  /// is measured by `standaloneScalarsWidth`; nil when that cannot tell either.
   private static func simpleWidth(_ text: String) -> Int? {
-    var width = 0
-    var utf8 = text.utf8.makeIterator()
-    while let byte = utf8.next() {
-      switch byte {
-      case 0x20..<0x7F: break
-      case 0xC2:
-        // U+0080 to U+00BF: the C1 controls and the soft hyphen are not simple.
-        guard let next = utf8.next(), next >= 0xA0, next != 0xAD else { return nil }
-      case 0xC3...0xCB:
-        // U+00C0 to U+02FF.
-        _ = utf8.next()
-      default: return nil
+    var text = text
+    let width = text.withUTF8 { bytes -> Int? in
+      var width = 0
+      var index = 0
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x20..<0x7F: index += 1
+        case 0xC2:
+          // U+0080 to U+00BF: the C1 controls and the soft hyphen are not simple.
+          guard index + 1 < bytes.count, bytes[index + 1] >= 0xA0, bytes[index + 1] != 0xAD else { return nil }
+          index += 2
+        case 0xC3...0xCB:
+          // U+00C0 to U+02FF.
+          index += 2
+        default: return nil
+        }
+        width += 1
       }
-      width += 1
+      return width
+    }
+    return width ?? standaloneScalarsWidth(text)
+  }
+
+  /// The width of a text each of whose scalars is a grapheme cluster of its own with a known
+  /// width: those of `simpleWidth`, Greek and Cyrillic letters (one column), and the scalars
+  /// `width(of:)` finds wide (East Asian wide letters, emoji shown as emoji: two columns) that
+  /// neither extend a cluster nor start one with what follows (marks, emoji modifiers, regional
+  /// indicators, conjoining Hangul jamo). A title in Japanese or with an emoji is measured
+  /// without breaking it into `Character`s. Nil for any other text; `TerminalTextTests` checks
+  /// the result against `clusterWidth` for every scalar this accepts, alone and after others.
+  static func standaloneScalarsWidth(_ text: String) -> Int? {
+    var width = 0
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      switch value {
+      case 0x20..<0x7F, 0xA0...0x2FF:
+        guard value != 0xAD else { return nil }
+        width += 1
+      case 0x370...0x3FF, 0x400...0x52F:
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: width += 1
+        default: return nil
+        }
+      case 0x1100...0x115F, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF:
+        return nil
+      default:
+        let properties = scalar.properties
+        guard isWide(value) || properties.isEmojiPresentation, !properties.isGraphemeExtend else { return nil }
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return nil
+        default: width += 2
+        }
+      }
     }
     return width
   }
@@ -104,7 +143,11 @@ enum TerminalText {
   /// combining marks, 1 otherwise, counted per grapheme cluster.
   static func width(_ text: String) -> Int {
     // Printable ASCII and Latin letters, by far the most common, are one column a scalar.
-    if let width = simpleWidth(text) { return width }
+    simpleWidth(text) ?? clusterWidth(text)
+  }
+
+  /// The width of `text` counted per grapheme cluster, the definition `width` keeps to.
+  static func clusterWidth(_ text: String) -> Int {
     var total = 0
     for character in text {
       total += character.isASCII ? 1 : width(of: character)

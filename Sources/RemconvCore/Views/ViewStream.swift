@@ -210,9 +210,10 @@ public struct ViewStream {
     }
 
     try Item.forEach(query, search: search, in: store) { item in
-      if view.isMember(item.facts, title: item.title, notes: item.notes) {
+      let facts = item.facts
+      if view.isMember(facts, title: item.title, notes: item.notes) {
         try add(item, completedSection: false)
-      } else if !completedQuery, view.isCompletedMember(item.facts, title: item.title, notes: item.notes) {
+      } else if !completedQuery, view.isCompletedMember(facts, title: item.title, notes: item.notes) {
         if completed.last?.listRowID != item.listRowID { completed.append((item.listRowID, [])) }
         completed[completed.count - 1].rows.append(item)
       }

@@ -171,7 +171,7 @@ public final class Statement {
     let count = Int(sqlite3_column_bytes(raw, index))
     // Copy the bytes now: SQLite reuses the buffer on the next step.
     let bytes = UnsafeBufferPointer(start: pointer, count: count)
-    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    if let text = String(validUTF8: bytes) { return text }
     invalidTextColumns.append(index)
     return String(decoding: bytes, as: UTF8.self)
   }

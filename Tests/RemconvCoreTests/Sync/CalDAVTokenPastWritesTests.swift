@@ -9,38 +9,6 @@ import Testing
 /// alone, and a change another client made between the writes and that token is never
 /// skipped.
 @Suite(.serialized) struct CalDAVTokenPastWritesTests {
-  /// A CalDAV endpoint after whose writes another client writes once, before the engine asks
-  /// what changed since its token.
-  final class RacingEndpoint: SyncEndpoint {
-    let endpoint: CalDAVEndpoint
-    var race: (() -> Void)?
-
-    init(_ endpoint: CalDAVEndpoint) { self.endpoint = endpoint }
-
-    var discoveredHome: String? { endpoint.discoveredHome }
-    func collections() throws(SyncError) -> [RemoteCollection] { try endpoint.collections() }
-    func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
-      try endpoint.createCollection(displayName: displayName, color: color)
-    }
-    func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
-      -> RemoteCollection
-    {
-      try endpoint.updateCollection(collection, displayName: displayName, color: color)
-    }
-    func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
-      try endpoint.changes(in: collection, since: token)
-    }
-    func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
-      try endpoint.fetch(hrefs, in: collection)
-    }
-    func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult] {
-      let results = try endpoint.apply(writes, in: collection)
-      race?()
-      race = nil
-      return results
-    }
-  }
-
   /// A server whose calendar `Work` holds one task another client wrote, and a store with a
   /// remote for it.
   private final class Setup {
@@ -76,7 +44,7 @@ import Testing
       let endpoint = try CalDAVEndpoint(
         url: server.url, user: DAVServer.user, password: DAVServer.password, policy: .test,
         knownHome: remote.discoveredHome.flatMap { URL(string: $0) }, storedTokens: storedTokens)
-      let racing = RacingEndpoint(endpoint)
+      let racing = RacingEndpoint(endpoint, racing: .afterFirstWrite)
       racing.race = race
       var options = SyncEngine.Options()
       options.now = Date(timeIntervalSince1970: 1_796_000_000)

@@ -6,39 +6,6 @@ import Testing
 
 /// The sync engine against endpoints that misbehave as servers do, and its field merge.
 @Suite struct SyncEngineTests {
-  /// A vdir endpoint whose remote changes an item just before the engine's first write: the
-  /// write meets a changed remote (412), as when another client saves meanwhile.
-  final class RacingEndpoint: SyncEndpoint {
-    let vdir: VdirEndpoint
-    var race: (() -> Void)?
-    private(set) var preconditionFailures = 0
-
-    init(root: String) throws { vdir = try VdirEndpoint(root: root) }
-
-    func collections() throws(SyncError) -> [RemoteCollection] { try vdir.collections() }
-    func createCollection(displayName: String, color: String?) throws(SyncError) -> RemoteCollection {
-      try vdir.createCollection(displayName: displayName, color: color)
-    }
-    func updateCollection(_ collection: RemoteCollection, displayName: String?, color: String?) throws(SyncError)
-      -> RemoteCollection
-    {
-      try vdir.updateCollection(collection, displayName: displayName, color: color)
-    }
-    func changes(in collection: RemoteCollection, since token: String?) throws(SyncError) -> RemoteChanges {
-      try vdir.changes(in: collection, since: token)
-    }
-    func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
-      try vdir.fetch(hrefs, in: collection)
-    }
-    func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult] {
-      race?()
-      race = nil
-      let results = try vdir.apply(writes, in: collection)
-      preconditionFailures += results.filter { if case .preconditionFailed = $0 { true } else { false } }.count
-      return results
-    }
-  }
-
   static func item(uid: String, summary: String, _ more: [String] = []) -> String {
     (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other//EN", "BEGIN:VTODO", "UID:\(uid)", "SUMMARY:\(summary)"]
       + more + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
@@ -63,7 +30,7 @@ import Testing
     let store = try Store(path: directory.file("store.sqlite"))
     defer { store.close() }
     try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
-    let endpoint = try RacingEndpoint(root: root)
+    let endpoint = RacingEndpoint(try VdirEndpoint(root: root), racing: .beforeFirstWrite)
     _ = try run(store, endpoint)
 
     // Here the notes change; there, between the engine's listing and its write, the priority.

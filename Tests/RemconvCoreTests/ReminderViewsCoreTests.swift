@@ -127,6 +127,23 @@ import Testing
     #expect(lengths == ["abcd-1": 6, "ABCD-2": 6, "x": 1, "xy": 2, "Q": 1])
   }
 
+  /// Each UID looked up beside its neighbours: at either end of the index (no key before or
+  /// none after), beside a row with the same folded UID, as a prefix of another, and past
+  /// shared non-ASCII bytes (counted back in characters).
+  @Test func uniquePrefixesAtTheEndsOfTheIndexAndBesideTheSameKey() throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.store(in: directory)
+    defer { store.close() }
+    let list = try store.insertList(ReminderList(id: "L", name: "L"))
+    let uids = ["0", "a", "AB", "dup-a", "DUP-A", "Ünï-1", "Ünï-2", "m"]
+    for uid in uids {
+      try store.insertReminder(Reminder(id: uid, listID: "L", title: uid), listRowID: list, parentRowID: nil)
+    }
+    let lengths = try store.uniquePrefixLengths(of: Set(uids))
+    #expect(
+      lengths == ["0": 1, "a": 1, "AB": 2, "dup-a": 5, "DUP-A": 5, "Ünï-1": 5, "Ünï-2": 5, "m": 1])
+  }
+
   @Test func theEditorKeepsTheAppsRules() throws {
     let directory = TemporaryDirectory()
     let store = try Self.store(in: directory)

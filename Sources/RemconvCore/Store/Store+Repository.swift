@@ -4,7 +4,7 @@ extension Store: ReminderRepository {
   /// connection's statement cache (`Database.statement(_:sql:)`).
   enum HotQuery: Int {
     case reminderState, insertReminder, updateReminder, rowIDByUID, parentRowID, reminderByRowID
-    case rowIDBySourceDigest, setSourceDigest, outlineLink, uidNeighbours
+    case rowIDBySourceDigest, setSourceDigest, outlineLink, uidBefore, uidFrom
   }
 
   // MARK: Lists

@@ -55,6 +55,21 @@ public final class Statement {
     }
   }
 
+  /// Binds `bytes` as text to parameter `index` in place (SQLITE_STATIC) while `body` runs,
+  /// then resets the statement and clears the binding: for a statement run once per row with a
+  /// key the caller builds on the stack, which copying into SQLite would cost more than the key.
+  func withText<Result>(
+    _ bytes: UnsafeBufferPointer<UInt8>, at index: Int32, _ body: () throws -> Result
+  ) throws -> Result {
+    defer {
+      sqlite3_reset(raw)
+      sqlite3_clear_bindings(raw)
+    }
+    let code = bindText(bytes, at: index, nil)
+    guard code == SQLITE_OK else { throw database.lastError(code: code, sql: sql) }
+    return try body()
+  }
+
   /// Binds bytes as a blob, with `destructor` as for `bindText`.
   private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32, _ destructor: sqlite3_destructor_type?)
     -> Int32

@@ -202,11 +202,33 @@ protocol MemberKey: CaseIterable, RawRepresentable<Int>, Sendable {
   var name: String { get }
   /// Every key by its name.
   static var byName: [String: Self] { get }
+  /// The keys by the length of their names in UTF-8 bytes, for `named(_:)`.
+  static var byLength: [[(name: String, key: Self)]] { get }
 }
 
 extension MemberKey {
   static func makeIndex() -> [String: Self] {
     Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+  }
+
+  static func makeLengthIndex() -> [[(name: String, key: Self)]] {
+    var index = [[(name: String, key: Self)]](repeating: [], count: allCases.map(\.name.utf8.count).max()! + 1)
+    for key in allCases { index[key.name.utf8.count].append((key.name, key)) }
+    return index
+  }
+
+  /// The key a member name stands for, as `byName` finds it. The name is compared with the
+  /// two or three keys of its length instead of being hashed: hashing every name of every
+  /// record took a tenth of reading JSON Lines. Key names are ASCII, so a name that is ASCII
+  /// and matches none of them byte for byte is none of them; only a name beyond ASCII can
+  /// still equal one canonically (a Kelvin sign for a `K`) and is looked up in `byName`.
+  static func named(_ name: String) -> Self? {
+    let length = name.utf8.count
+    if length < byLength.count {
+      for candidate in byLength[length] where candidate.name == name { return candidate.key }
+    }
+    guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+    return byName[name]
   }
 }
 
@@ -216,6 +238,7 @@ enum ReminderKey: Int, MemberKey {
     alarms, priority, parentId, tags, url, createdAt, editedAt, extra
   var name: String { ReminderJSON.reminderKeys[rawValue] }
   static let byName = makeIndex()
+  static let byLength = makeLengthIndex()
 }
 
 /// The keys of a list object (`reminders` holds its reminders in `--format json`).
@@ -223,6 +246,7 @@ enum ListKey: Int, MemberKey {
   case id, name, symbol, color, createdAt, extra, reminders
   var name: String { rawValue < ReminderJSON.listKeys.count ? ReminderJSON.listKeys[rawValue] : "reminders" }
   static let byName = makeIndex()
+  static let byLength = makeLengthIndex()
 }
 
 /// The members of an object: a slot for each key remconv knows, read without hashing (a CSV
@@ -237,7 +261,7 @@ struct ObjectMembers<Key: MemberKey> {
   /// The members of a parsed object, but those named in `ignoring` (read by the caller).
   init(_ members: [String: JSONValue], ignoring: Set<String> = []) {
     for (name, value) in members {
-      if let key = Key.byName[name] {
+      if let key = Key.named(name) {
         slots[key.rawValue] = value
       } else if !ignoring.contains(name) {
         others[name] = value

@@ -21,6 +21,11 @@ public final class CSVRowWriter {
   private let delimiter: UInt8
   private let excel: Bool
   private let lineEnd: [UInt8]
+  /// The row being written: its cells are encoded here and the row goes out in one write.
+  /// Its storage is reused from row to row.
+  private var row: [UInt8] = []
+  /// Whether the row being written has a cell yet (each cell after the first follows a delimiter).
+  private var rowHasCell = false
 
   public init(output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), excel: Bool = false) throws(RemconvError) {
     self.output = output
@@ -36,43 +41,91 @@ public final class CSVRowWriter {
 
   /// Writes one row.
   public func writeRow(_ cells: [String?]) throws(RemconvError) {
-    for (index, cell) in cells.enumerated() {
-      if index > 0 { try output.write(byte: delimiter) }
-      guard let cell else { continue }
-      try writeField(cell)
+    for cell in cells { appendCell(cell) }
+    try endRow()
+  }
+
+  /// Adds a cell to the row being written: nil is a bare empty field.
+  public func appendCell(_ text: String?) {
+    separateCell()
+    guard let text else { return }
+    Self.appendField(text, delimiter: delimiter, excel: excel, to: &row)
+  }
+
+  /// Adds a cell holding the text whose UTF-8 is `bytes` to the row being written: what a writer
+  /// that spells a value as bytes (JSON, a tag list) adds without making a `String` of it.
+  public func appendCell(utf8 bytes: [UInt8]) {
+    separateCell()
+    bytes.withUnsafeBufferPointer { Self.appendField($0, delimiter: delimiter, excel: excel, to: &row) }
+  }
+
+  /// Adds cells as `encodedCells` wrote them: cells that repeat from row to row are quoted once.
+  public func appendCells(_ encoded: EncodedCells) {
+    guard !encoded.bytes.isEmpty else { return }
+    // Each encoded cell starts with its delimiter, which the row's first cell does without.
+    row += rowHasCell ? encoded.bytes[...] : encoded.bytes.dropFirst()
+    rowHasCell = true
+  }
+
+  /// Ends the row being written and writes it.
+  public func endRow() throws(RemconvError) {
+    row += lineEnd
+    try output.write(bytes: row)
+    row.removeAll(keepingCapacity: true)
+    rowHasCell = false
+  }
+
+  /// Cells as this writer writes them, each after a delimiter, for `appendCells`.
+  public struct EncodedCells: Sendable {
+    fileprivate let bytes: [UInt8]
+  }
+
+  /// `cells` encoded for `appendCells`.
+  public func encodedCells(_ cells: [String?]) -> EncodedCells {
+    var bytes: [UInt8] = []
+    for cell in cells {
+      bytes.append(delimiter)
+      if let cell { Self.appendField(cell, delimiter: delimiter, excel: excel, to: &bytes) }
     }
-    try output.write(bytes: lineEnd)
+    return EncodedCells(bytes: bytes)
   }
 
   public func flush() throws(RemconvError) { try output.flush() }
 
-  private func writeField(_ text: String) throws(RemconvError) {
+  private func separateCell() {
+    if rowHasCell { row.append(delimiter) }
+    rowHasCell = true
+  }
+
+  private static func appendField(_ text: String, delimiter: UInt8, excel: Bool, to row: inout [UInt8]) {
     var text = text
     // The field's bytes in place (no copy, no index arithmetic on String.UTF8View).
-    try text.withUTF8 { bytes in Result { () throws(RemconvError) in try writeField(bytes) } }.get()
+    text.withUTF8 { appendField($0, delimiter: delimiter, excel: excel, to: &row) }
   }
 
-  private func writeField(_ bytes: UnsafeBufferPointer<UInt8>) throws(RemconvError) {
-    let neutralise = excel && bytes.first.map(Self.formulaTriggers.contains) == true
-    guard needsQuotes(bytes) else {
-      if neutralise { try output.write(byte: UInt8(ascii: "'")) }
-      try output.write(bytes: bytes)
+  private static func appendField(
+    _ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, excel: Bool, to row: inout [UInt8]
+  ) {
+    let neutralise = excel && bytes.first.map(formulaTriggers.contains) == true
+    guard needsQuotes(bytes, delimiter: delimiter) else {
+      if neutralise { row.append(UInt8(ascii: "'")) }
+      row.append(contentsOf: bytes)
       return
     }
-    try output.write(byte: UInt8(ascii: "\""))
-    if neutralise { try output.write(byte: UInt8(ascii: "'")) }
+    row.append(UInt8(ascii: "\""))
+    if neutralise { row.append(UInt8(ascii: "'")) }
     var runStart = 0
     for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") {
-      // Write up to and including the quote, then the quote again.
-      try output.write(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
-      try output.write(byte: UInt8(ascii: "\""))
+      // Up to and including the quote, then the quote again.
+      row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+      row.append(UInt8(ascii: "\""))
       runStart = index + 1
     }
-    try output.write(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-    try output.write(byte: UInt8(ascii: "\""))
+    row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    row.append(UInt8(ascii: "\""))
   }
 
-  private func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  private static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
     guard let first = bytes.first, let last = bytes.last else { return true }  // "" is quoted
     if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
     for byte in bytes where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {

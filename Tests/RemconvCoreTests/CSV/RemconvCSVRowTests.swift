@@ -88,14 +88,14 @@ import Testing
     let pieces = ByteWriter()
     let cellByCell = try CSVRowWriter(output: pieces, delimiter: delimiter, excel: excel)
     let encoded = cellByCell.encodedCells(cells)
-    for cell in cells {
-      if let cell { cellByCell.appendCell(utf8: Array(cell.utf8)) } else { cellByCell.appendCell(nil) }
+    try cellByCell.writeRow { row in
+      for cell in cells {
+        if let cell { row.append { $0 += cell.utf8 } } else { row.append(nil) }
+      }
+      row.append(encoded)
     }
-    cellByCell.appendCells(encoded)
-    try cellByCell.endRow()
     // Encoded cells first in a row: the row does not start with a delimiter.
-    cellByCell.appendCells(encoded)
-    try cellByCell.endRow()
+    try cellByCell.writeRow { $0.append(encoded) }
     try cellByCell.flush()
     #expect(pieces.memory == whole.memory)
   }

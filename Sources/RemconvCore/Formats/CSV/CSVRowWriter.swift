@@ -21,17 +21,15 @@ public final class CSVRowWriter {
   private let delimiter: UInt8
   private let excel: Bool
   private let lineEnd: [UInt8]
-  /// The row being written: its cells are encoded here and the row goes out in one write.
-  /// Its storage is reused from row to row.
-  private var row: [UInt8] = []
-  /// Whether the row being written has a cell yet (each cell after the first follows a delimiter).
-  private var rowHasCell = false
+  /// The storage of the rows, kept from row to row (nil while a row is being built).
+  private var spareCells: Cells?
 
   public init(output: ByteWriter, delimiter: UInt8 = UInt8(ascii: ","), excel: Bool = false) throws(RemconvError) {
     self.output = output
     self.delimiter = delimiter
     self.excel = excel
     lineEnd = excel ? [0x0D, 0x0A] : [0x0A]
+    spareCells = Cells(delimiter: delimiter, excel: excel)
     if excel { try output.write(bytes: [0xEF, 0xBB, 0xBF]) }
   }
 
@@ -41,96 +39,118 @@ public final class CSVRowWriter {
 
   /// Writes one row.
   public func writeRow(_ cells: [String?]) throws(RemconvError) {
-    for cell in cells { appendCell(cell) }
-    try endRow()
-  }
-
-  /// Adds a cell to the row being written: nil is a bare empty field.
-  public func appendCell(_ text: String?) {
-    separateCell()
-    guard let text else { return }
-    Self.appendField(text, delimiter: delimiter, excel: excel, to: &row)
-  }
-
-  /// Adds a cell holding the text whose UTF-8 is `bytes` to the row being written: what a writer
-  /// that spells a value as bytes (JSON, a tag list) adds without making a `String` of it.
-  public func appendCell(utf8 bytes: [UInt8]) {
-    separateCell()
-    bytes.withUnsafeBufferPointer { Self.appendField($0, delimiter: delimiter, excel: excel, to: &row) }
-  }
-
-  /// Adds cells as `encodedCells` wrote them: cells that repeat from row to row are quoted once.
-  public func appendCells(_ encoded: EncodedCells) {
-    guard !encoded.bytes.isEmpty else { return }
-    // Each encoded cell starts with its delimiter, which the row's first cell does without.
-    row += rowHasCell ? encoded.bytes[...] : encoded.bytes.dropFirst()
-    rowHasCell = true
-  }
-
-  /// Ends the row being written and writes it.
-  public func endRow() throws(RemconvError) {
-    row += lineEnd
-    try output.write(bytes: row)
-    row.removeAll(keepingCapacity: true)
-    rowHasCell = false
-  }
-
-  /// Cells as this writer writes them, each after a delimiter, for `appendCells`.
-  public struct EncodedCells: Sendable {
-    fileprivate let bytes: [UInt8]
-  }
-
-  /// `cells` encoded for `appendCells`.
-  public func encodedCells(_ cells: [String?]) -> EncodedCells {
-    var bytes: [UInt8] = []
-    for cell in cells {
-      bytes.append(delimiter)
-      if let cell { Self.appendField(cell, delimiter: delimiter, excel: excel, to: &bytes) }
+    try writeRow { row in
+      for cell in cells { row.append(cell) }
     }
-    return EncodedCells(bytes: bytes)
+  }
+
+  /// Writes one row, its cells added by `build` in order, and the whole row in one write. The
+  /// cells are encoded in a value of their own rather than in this writer's storage: a class's
+  /// storage changed cell by cell is checked for exclusive access at every change.
+  public func writeRow(_ build: (inout Cells) -> Void) throws(RemconvError) {
+    var cells = spareCells ?? Cells(delimiter: delimiter, excel: excel)
+    spareCells = nil
+    cells.removeAll()
+    build(&cells)
+    cells.bytes += lineEnd
+    try output.write(bytes: cells.bytes)
+    spareCells = cells
+  }
+
+  /// `cells` encoded once, for rows that repeat them (`Cells.append(_:)`).
+  public func encodedCells(_ cells: [String?]) -> EncodedCells {
+    var row = Cells(delimiter: delimiter, excel: excel)
+    for cell in cells { row.append(cell) }
+    // Each encoded cell starts with its delimiter, the first one too.
+    return EncodedCells(bytes: [delimiter] + row.bytes)
   }
 
   public func flush() throws(RemconvError) { try output.flush() }
 
-  private func separateCell() {
-    if rowHasCell { row.append(delimiter) }
-    rowHasCell = true
+  /// Cells as a writer writes them, each after a delimiter.
+  public struct EncodedCells: Sendable {
+    fileprivate let bytes: [UInt8]
   }
 
-  private static func appendField(_ text: String, delimiter: UInt8, excel: Bool, to row: inout [UInt8]) {
-    var text = text
-    // The field's bytes in place (no copy, no index arithmetic on String.UTF8View).
-    text.withUTF8 { appendField($0, delimiter: delimiter, excel: excel, to: &row) }
-  }
+  /// The cells of a row being written, encoded one after another.
+  public struct Cells {
+    fileprivate var bytes: [UInt8] = []
+    /// The bytes of a cell spelled by `append(spelling:)`; the storage is reused.
+    private var spelled: [UInt8] = []
+    private var hasCell = false
+    private let delimiter: UInt8
+    private let excel: Bool
 
-  private static func appendField(
-    _ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, excel: Bool, to row: inout [UInt8]
-  ) {
-    let neutralise = excel && bytes.first.map(formulaTriggers.contains) == true
-    guard needsQuotes(bytes, delimiter: delimiter) else {
-      if neutralise { row.append(UInt8(ascii: "'")) }
-      row.append(contentsOf: bytes)
-      return
+    fileprivate init(delimiter: UInt8, excel: Bool) {
+      self.delimiter = delimiter
+      self.excel = excel
     }
-    row.append(UInt8(ascii: "\""))
-    if neutralise { row.append(UInt8(ascii: "'")) }
-    var runStart = 0
-    for index in bytes.indices where bytes[index] == UInt8(ascii: "\"") {
-      // Up to and including the quote, then the quote again.
-      row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
-      row.append(UInt8(ascii: "\""))
-      runStart = index + 1
-    }
-    row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
-    row.append(UInt8(ascii: "\""))
-  }
 
-  private static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> Bool {
-    guard let first = bytes.first, let last = bytes.last else { return true }  // "" is quoted
-    if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
-    for byte in bytes where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-      return true
+    fileprivate mutating func removeAll() {
+      bytes.removeAll(keepingCapacity: true)
+      hasCell = false
     }
-    return false
+
+    /// Adds a cell: nil is a bare empty field.
+    public mutating func append(_ text: String?) {
+      separate()
+      guard var text else { return }
+      // The field's bytes in place (no copy, no index arithmetic on String.UTF8View).
+      text.withUTF8 { appendField($0) }
+    }
+
+    /// Adds the cell whose text's UTF-8 `spell` appends: a value spelled as bytes (JSON, a tag
+    /// list) needs no `String`.
+    public mutating func append(spelling spell: (inout [UInt8]) -> Void) {
+      separate()
+      spelled.removeAll(keepingCapacity: true)
+      spell(&spelled)
+      var field = spelled
+      spelled = []
+      field.withUnsafeBufferPointer { appendField($0) }
+      spelled = field
+    }
+
+    /// Adds cells encoded by `encodedCells`.
+    public mutating func append(_ encoded: EncodedCells) {
+      guard !encoded.bytes.isEmpty else { return }
+      // The row's first cell goes without its delimiter.
+      bytes += hasCell ? encoded.bytes[...] : encoded.bytes.dropFirst()
+      hasCell = true
+    }
+
+    private mutating func separate() {
+      if hasCell { bytes.append(delimiter) }
+      hasCell = true
+    }
+
+    private mutating func appendField(_ field: UnsafeBufferPointer<UInt8>) {
+      let neutralise = excel && field.first.map(CSVRowWriter.formulaTriggers.contains) == true
+      guard needsQuotes(field) else {
+        if neutralise { bytes.append(UInt8(ascii: "'")) }
+        bytes.append(contentsOf: field)
+        return
+      }
+      bytes.append(UInt8(ascii: "\""))
+      if neutralise { bytes.append(UInt8(ascii: "'")) }
+      var runStart = 0
+      for index in field.indices where field[index] == UInt8(ascii: "\"") {
+        // Up to and including the quote, then the quote again.
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: field[runStart...index]))
+        bytes.append(UInt8(ascii: "\""))
+        runStart = index + 1
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: field[runStart...]))
+      bytes.append(UInt8(ascii: "\""))
+    }
+
+    private func needsQuotes(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard let first = field.first, let last = field.last else { return true }  // "" is quoted
+      if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 { return true }
+      for byte in field where byte == delimiter || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        return true
+      }
+      return false
+    }
   }
 }

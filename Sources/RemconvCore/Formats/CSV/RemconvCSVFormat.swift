@@ -281,8 +281,6 @@ public enum RemconvCSVFormat {
     /// The list columns of each list met, by its id, encoded once: a conversion's rows come in
     /// the input's order, where lists may alternate from row to row.
     private var listCellsByID: [String: (list: ReminderList, cells: CSVRowWriter.EncodedCells)] = [:]
-    /// A JSON or tag list cell's bytes; the storage is reused from cell to cell.
-    private var cellBytes: [UInt8] = []
 
     init(context: WriterContext) throws {
       rows = try CSVRowWriter(output: try context.requireStream("csv"), options: context.options)
@@ -295,50 +293,45 @@ public enum RemconvCSVFormat {
     /// value spelled as bytes (recurrence, alarms, tags, extra).
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       if written.count < announced.count { written.insert(list.id) }
-      rows.appendCell(reminder.id)
-      rows.appendCell(reminder.title.isEmpty ? nil : reminder.title)
-      rows.appendCell(reminder.notes.isEmpty ? nil : reminder.notes)
-      rows.appendCell(reminder.isDone ? "true" : "false")
-      rows.appendCell(reminder.completedAt?.description)
-      rows.appendCell(reminder.flagged ? "true" : "false")
-      rows.appendCell(reminder.dueDate?.isoText)
-      rows.appendCell(reminder.dueDate?.timeZoneIdentifier)
-      rows.appendCell(reminder.startDate?.isoText)
-      rows.appendCell(reminder.startDate?.timeZoneIdentifier)
-      if let recurrence = reminder.recurrence {
-        appendBytesCell { ScheduleJSON.append(recurrence, to: &$0) }
-      } else {
-        rows.appendCell(nil)
+      let listCells = listCells(list)
+      try rows.writeRow { row in
+        row.append(reminder.id)
+        row.append(reminder.title.isEmpty ? nil : reminder.title)
+        row.append(reminder.notes.isEmpty ? nil : reminder.notes)
+        row.append(reminder.isDone ? "true" : "false")
+        row.append(reminder.completedAt?.description)
+        row.append(reminder.flagged ? "true" : "false")
+        row.append(reminder.dueDate?.isoText)
+        row.append(reminder.dueDate?.timeZoneIdentifier)
+        row.append(reminder.startDate?.isoText)
+        row.append(reminder.startDate?.timeZoneIdentifier)
+        if let recurrence = reminder.recurrence {
+          row.append { ScheduleJSON.append(recurrence, to: &$0) }
+        } else {
+          row.append(nil)
+        }
+        if reminder.alarms.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { ScheduleJSON.append(reminder.alarms, to: &$0) }
+        }
+        row.append(reminder.priority.rawValue)
+        row.append(reminder.parentID)
+        if reminder.tags.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { CSVTagList.append(reminder.tags, to: &$0) }
+        }
+        row.append(reminder.url)
+        row.append(reminder.createdAt?.description)
+        row.append(reminder.editedAt?.description)
+        row.append(listCells)
+        if reminder.extra.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { JSONText.append(.object(reminder.extra), to: &$0) }
+        }
       }
-      if reminder.alarms.isEmpty {
-        rows.appendCell(nil)
-      } else {
-        appendBytesCell { ScheduleJSON.append(reminder.alarms, to: &$0) }
-      }
-      rows.appendCell(reminder.priority.rawValue)
-      rows.appendCell(reminder.parentID)
-      if reminder.tags.isEmpty {
-        rows.appendCell(nil)
-      } else {
-        appendBytesCell { CSVTagList.append(reminder.tags, to: &$0) }
-      }
-      rows.appendCell(reminder.url)
-      rows.appendCell(reminder.createdAt?.description)
-      rows.appendCell(reminder.editedAt?.description)
-      rows.appendCells(listCells(list))
-      if reminder.extra.isEmpty {
-        rows.appendCell(nil)
-      } else {
-        appendBytesCell { JSONText.append(.object(reminder.extra), to: &$0) }
-      }
-      try rows.endRow()
-    }
-
-    /// Adds the cell whose bytes `spell` appends.
-    private func appendBytesCell(_ spell: (inout [UInt8]) -> Void) {
-      cellBytes.removeAll(keepingCapacity: true)
-      spell(&cellBytes)
-      rows.appendCell(utf8: cellBytes)
     }
 
     private func listCells(_ list: ReminderList) -> CSVRowWriter.EncodedCells {

@@ -97,21 +97,11 @@ struct JSONBufferParser {
     guard index < bytes.count else { throw fail("unexpected end of input") }
     switch bytes[index] {
     case UInt8(ascii: "{"):
-      index += 1
-      if consume(UInt8(ascii: "}")) { return .object([:]) }
       // Members are collected first and hashed into a dictionary of the right size once: growing
       // one member at a time rehashes it several times per object.
       var members: [(String, JSONValue)] = []
-      repeat {
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-          throw fail("expected a member name in quotes")
-        }
-        let key = try parseString()
-        try expect(UInt8(ascii: ":"), "':' after a member name")
-        members.append((key, try parseValue(depth: depth + 1)))
-      } while consume(UInt8(ascii: ","))
-      try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+      try parseMembers(depth: depth) { members.append(($0, $1)) }
+      if members.isEmpty { return .object([:]) }
       // A name that comes twice keeps its last value; the merged dictionary is smaller than the
       // member list then, which is all the hot path notes (see `collectDuplicates`).
       let memberCount = members.count
@@ -143,6 +133,47 @@ struct JSONBufferParser {
     default:
       throw fail("unexpected character '\(JSONParser.printable(bytes[index]))'")
     }
+  }
+
+  /// Parses the members of the object whose `{` is at `index`, handing each to `member` in order.
+  private mutating func parseMembers(depth: Int, _ member: (String, JSONValue) -> Void) throws(SyntaxError) {
+    index += 1
+    if consume(UInt8(ascii: "}")) { return }
+    repeat {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw fail("expected a member name in quotes")
+      }
+      let key = try parseString()
+      try expect(UInt8(ascii: ":"), "':' after a member name")
+      member(key, try parseValue(depth: depth + 1))
+    } while consume(UInt8(ascii: ","))
+    try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+  }
+
+  /// Parses the whole buffer, which must hold one object (white space around it allowed), and
+  /// hands each of its members to `member` in order, without building the object's dictionary:
+  /// a reader with a slot per name it knows fills them straight (JSON Lines). The same errors as
+  /// `parse` for an object. True when a value inside a member had a name twice in one of its
+  /// objects (the caller then parses the buffer with `parse(_:duplicates:)` to learn which);
+  /// a name the object itself has twice is the caller's to notice.
+  static func parseMembers(
+    ofObject bytes: UnsafeBufferPointer<UInt8>, _ member: (String, JSONValue) -> Void
+  ) throws(SyntaxError) -> Bool {
+    if let invalid = firstInvalidUTF8(bytes) {
+      throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
+    }
+    var parser = JSONBufferParser(bytes)
+    parser.skipWhitespace()
+    guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+      preconditionFailure("parseMembers(ofObject:) of a value that is not an object")
+    }
+    try parser.parseMembers(depth: 0, member)
+    parser.skipWhitespace()
+    if parser.index < bytes.count {
+      throw SyntaxError(message: "unexpected text after the JSON value", offset: parser.index)
+    }
+    return parser.sawDuplicate
   }
 
   /// Walks the value at `index` (already parsed once, so well-formed) and appends each member

@@ -117,10 +117,7 @@ public final class JSONParser {
         duplicates == nil ? try JSONBufferParser.parse(buffer) : try JSONBufferParser.parse(buffer, duplicates: &found)
       }
     } catch {
-      let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
-      throw .malformedInput(
-        "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column)
-      )
+      throw malformed(error, in: bytes, name: name, firstLine: firstLine, firstColumn: firstColumn)
     }
     guard let duplicates, !found.isEmpty else { return value }
     // Inner objects end first; reported in the order the names stand in the text.
@@ -135,6 +132,35 @@ public final class JSONParser {
         ))
     }
     return value
+  }
+
+  /// Parses JSON bytes held in memory that hold one object (a JSON Lines record), handing each
+  /// of its members to `member` in order without building the object's dictionary
+  /// (`JSONBufferParser.parseMembers(ofObject:_:)`); errors as `parse(bytes:name:firstLine:)`
+  /// gives them. Nil, with nothing parsed, when the bytes do not start with an object. True
+  /// when a value inside had a name twice in one object: parse the bytes with
+  /// `parse(bytes:name:firstLine:duplicates:)` to learn which.
+  static func parseMembers(
+    ofObject bytes: [UInt8], name: String, firstLine: Int, _ member: (String, JSONValue) -> Void
+  ) throws(RemconvError) -> Bool? {
+    let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    guard let start, bytes[start] == UInt8(ascii: "{") else { return nil }
+    do {
+      return try bytes.withUnsafeBufferPointer { buffer throws(JSONBufferParser.SyntaxError) in
+        try JSONBufferParser.parseMembers(ofObject: buffer, member)
+      }
+    } catch {
+      throw malformed(error, in: bytes, name: name, firstLine: firstLine, firstColumn: 1)
+    }
+  }
+
+  /// The error for a syntax error in `bytes`, which start at (`firstLine`, `firstColumn`) of `name`.
+  private static func malformed(
+    _ error: JSONBufferParser.SyntaxError, in bytes: [UInt8], name: String, firstLine: Int, firstColumn: Int
+  ) -> RemconvError {
+    let position = Self.position(of: error.offset, in: bytes, firstLine: firstLine, firstColumn: firstColumn)
+    return .malformedInput(
+      "malformed JSON: \(error.message)", at: SourceLocation(file: name, line: position.line, column: position.column))
   }
 
   /// The line and column of `offset` in `bytes`, which start at (`firstLine`, `firstColumn`).

@@ -35,6 +35,24 @@ public enum JSONText {
     }
   }
 
+  /// Appends an array of strings as `append(.array(…))` writes it, without a `JSONValue` per string.
+  public static func appendStrings(_ strings: [String], to output: inout [UInt8]) {
+    appendArray(strings, to: &output) { appendString($0, to: &$1) }
+  }
+
+  /// Appends `items` as an array, each item written by `appendItem`: values spelled straight as
+  /// bytes, without a `JSONValue`.
+  static func appendArray<Item>(
+    _ items: [Item], to output: inout [UInt8], _ appendItem: (Item, inout [UInt8]) -> Void
+  ) {
+    output.append(UInt8(ascii: "["))
+    for (index, item) in items.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      appendItem(item, &output)
+    }
+    output.append(UInt8(ascii: "]"))
+  }
+
   /// A quoted, escaped JSON string.
   public static func quoted(_ text: String) -> String {
     var output: [UInt8] = []

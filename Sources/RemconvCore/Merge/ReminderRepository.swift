@@ -185,10 +185,10 @@ extension ReminderColumns {
     start = reminder.startDate?.isoText
     startKind = reminder.startDate?.kind.rawValue
     startTimeZone = reminder.startDate?.timeZoneIdentifier
-    recurrence = reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) }
+    recurrence = reminder.recurrence.map(ScheduleJSON.text)
     // Most reminders have no alarms, tags or extra: their columns are the empty JSON texts,
     // which JSONText.encode would spell the same after building a value and a buffer.
-    alarms = reminder.alarms.isEmpty ? "[]" : JSONText.encode(ScheduleJSON.value(reminder.alarms))
+    alarms = reminder.alarms.isEmpty ? "[]" : ScheduleJSON.text(reminder.alarms)
     priority = Int64(reminder.priority.storedValue)
     tags = Self.tagsText(reminder.tags)
     url = reminder.url
@@ -201,12 +201,8 @@ extension ReminderColumns {
   /// `JSONValue` per tag.
   static func tagsText(_ tags: [String]) -> String {
     guard !tags.isEmpty else { return "[]" }
-    var output: [UInt8] = [UInt8(ascii: "[")]
-    for (index, tag) in tags.enumerated() {
-      if index > 0 { output.append(UInt8(ascii: ",")) }
-      JSONText.appendString(tag, to: &output)
-    }
-    output.append(UInt8(ascii: "]"))
+    var output: [UInt8] = []
+    JSONText.appendStrings(tags, to: &output)
     return String(decoding: output, as: UTF8.self)
   }
 }

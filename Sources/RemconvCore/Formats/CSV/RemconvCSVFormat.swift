@@ -60,6 +60,9 @@ public enum RemconvCSVFormat {
     private var listsByCells: [ListCells: (id: String, named: Bool)] = [:]
     private static let listsByCellsLimit = 4096
     private var listCells = ListCells()
+    /// The members a row is decoded from, kept for the next row: freeing the slots (an array
+    /// of optional values) took a call per slot, a tenth of a conversion's reading.
+    private var spareMembers: ObjectMembers<ReminderKey>?
 
     init(context: ReaderContext) throws {
       self.context = context
@@ -167,10 +170,11 @@ public enum RemconvCSVFormat {
     /// Turns a row of list `listID` into a reminder.
     private func decode(_ row: CSVRow, listID: String, header: CSVHeader) throws -> DecodedReminder {
       let location = context.location(line: row.line)
-      var members = ObjectMembers<ReminderKey>()
-      for (key, index) in reminderIndexes {
-        if let value = Self.value(of: row, at: index, kind: CellKind(key)) { members[key] = value }
-      }
+      // Every column present sets its slot, so the last row's values are all replaced.
+      var members = spareMembers ?? ObjectMembers()
+      spareMembers = nil
+      defer { spareMembers = members }
+      for (key, index) in reminderIndexes { members[key] = Self.value(of: row, at: index, kind: CellKind(key)) }
       var kept: [String: JSONValue] = [:]
       for index in unknownIndexes {
         if let value = Self.value(of: row, at: index, kind: .text) { kept[header.name(at: index)] = value }
@@ -274,9 +278,9 @@ public enum RemconvCSVFormat {
     /// Lists announced with `beginList`, in order, and those that got a row.
     private var announced: [ReminderList] = []
     private var written: Set<String> = []
-    /// The list columns of each list met, by its id: a conversion's rows come in the input's
-    /// order, where lists may alternate from row to row.
-    private var listCellsByID: [String: (list: ReminderList, cells: [String?])] = [:]
+    /// The list columns of each list met, by its id, encoded once: a conversion's rows come in
+    /// the input's order, where lists may alternate from row to row.
+    private var listCellsByID: [String: (list: ReminderList, cells: CSVRowWriter.EncodedCells)] = [:]
 
     init(context: WriterContext) throws {
       rows = try CSVRowWriter(output: try context.requireStream("csv"), options: context.options)
@@ -285,34 +289,54 @@ public enum RemconvCSVFormat {
 
     func beginList(_ list: ReminderList) throws { announced.append(list) }
 
+    /// Writes the row cell by cell, in `columns` order: no array of cells, no `String` for a
+    /// value spelled as bytes (recurrence, alarms, tags, extra).
     func write(_ reminder: Reminder, in list: ReminderList, depth: Int) throws {
       if written.count < announced.count { written.insert(list.id) }
-      let cells: [String?] = [
-        reminder.id,
-        reminder.title.isEmpty ? nil : reminder.title,
-        reminder.notes.isEmpty ? nil : reminder.notes,
-        reminder.isDone ? "true" : "false",
-        reminder.completedAt?.description,
-        reminder.flagged ? "true" : "false",
-        reminder.dueDate?.isoText,
-        reminder.dueDate?.timeZoneIdentifier,
-        reminder.startDate?.isoText,
-        reminder.startDate?.timeZoneIdentifier,
-        reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) },
-        reminder.alarms.isEmpty ? nil : JSONText.encode(ScheduleJSON.value(reminder.alarms)),
-        reminder.priority.rawValue,
-        reminder.parentID,
-        reminder.tags.isEmpty ? nil : CSVTagList.encode(reminder.tags),
-        reminder.url,
-        reminder.createdAt?.description,
-        reminder.editedAt?.description,
-      ]
-      try rows.writeRow(cells + listCells(list) + [Self.json(reminder.extra)])
+      let listCells = listCells(list)
+      try rows.writeRow { row in
+        row.append(reminder.id)
+        row.append(reminder.title.isEmpty ? nil : reminder.title)
+        row.append(reminder.notes.isEmpty ? nil : reminder.notes)
+        row.append(reminder.isDone ? "true" : "false")
+        row.append(reminder.completedAt?.description)
+        row.append(reminder.flagged ? "true" : "false")
+        row.append(reminder.dueDate?.isoText)
+        row.append(reminder.dueDate?.timeZoneIdentifier)
+        row.append(reminder.startDate?.isoText)
+        row.append(reminder.startDate?.timeZoneIdentifier)
+        if let recurrence = reminder.recurrence {
+          row.append { ScheduleJSON.append(recurrence, to: &$0) }
+        } else {
+          row.append(nil)
+        }
+        if reminder.alarms.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { ScheduleJSON.append(reminder.alarms, to: &$0) }
+        }
+        row.append(reminder.priority.rawValue)
+        row.append(reminder.parentID)
+        if reminder.tags.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { CSVTagList.append(reminder.tags, to: &$0) }
+        }
+        row.append(reminder.url)
+        row.append(reminder.createdAt?.description)
+        row.append(reminder.editedAt?.description)
+        row.append(listCells)
+        if reminder.extra.isEmpty {
+          row.append(nil)
+        } else {
+          row.append { JSONText.append(.object(reminder.extra), to: &$0) }
+        }
+      }
     }
 
-    private func listCells(_ list: ReminderList) -> [String?] {
+    private func listCells(_ list: ReminderList) -> CSVRowWriter.EncodedCells {
       if let known = listCellsByID[list.id], known.list == list { return known.cells }
-      let cells = Self.listCells(list)
+      let cells = rows.encodedCells(Self.listCells(list))
       listCellsByID[list.id] = (list, cells)
       return cells
     }
@@ -380,8 +404,8 @@ enum CSVTagList {
   static let separator = UInt8(ascii: ";")
   static let escape = UInt8(ascii: "\\")
 
-  static func encode(_ tags: [String]) -> String {
-    var bytes: [UInt8] = []
+  /// Appends the cell of `tags`, as bytes.
+  static func append(_ tags: [String], to bytes: inout [UInt8]) {
     for (index, tag) in tags.enumerated() {
       if index > 0 { bytes.append(separator) }
       for byte in tag.utf8 {
@@ -389,7 +413,6 @@ enum CSVTagList {
         bytes.append(byte)
       }
     }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Splits a cell into tags. A backslash takes the next byte literally; a trailing one is

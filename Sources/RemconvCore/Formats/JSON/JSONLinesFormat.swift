@@ -6,7 +6,6 @@
 public enum JSONLinesFormat {
   /// The list's keys on every line, in the order they are written.
   static let listKeys = ["list", "listId", "listSymbol", "listColor", "listCreatedAt", "listExtra"]
-  private static let listKeySet = Set(listKeys)
 
   public static let descriptor = FormatDescriptor(
     name: "jsonl", summary: "JSON Lines: one reminder per line with its list", extensions: ["jsonl", "ndjson"],
@@ -19,6 +18,32 @@ public enum JSONLinesFormat {
       return firstLine.hasPrefix("{") && firstLine.contains("\"list\"") && firstLine.contains("\"title\"")
     })
 
+  /// The keys of a line's list, each with a slot in `LineMembers`.
+  enum LineListKey: Int, MemberKey {
+    case list, listId, listSymbol, listColor, listCreatedAt, listExtra
+    var name: String { JSONLinesFormat.listKeys[rawValue] }
+    static let byName = makeIndex()
+    static let byLength = makeLengthIndex()
+  }
+
+  /// A line's members, each put in its slot as the line is parsed: the reminder's (others
+  /// among them, which its `extra.json` keeps) and its list's.
+  struct LineMembers {
+    var reminder = ObjectMembers<ReminderKey>()
+    var list = ObjectMembers<LineListKey>()
+
+    /// False when the line had a member of that name already.
+    mutating func add(_ name: String, _ value: JSONValue) -> Bool {
+      if let key = LineListKey.named(name) { return list.add(key, value) }
+      return reminder.add(name, value)
+    }
+
+    mutating func removeAll() {
+      reminder.removeAll()
+      list.removeAll()
+    }
+  }
+
   final class Reader: RawRecordReader {
     private let context: ReaderContext
     private let bytes: ByteReader
@@ -28,13 +53,16 @@ public enum JSONLinesFormat {
     private var pending: ReadRecord?
     /// What a line's digest depends on besides its bytes.
     private let digestContext: RecordDigest
-    /// The line of the raw reminder, parsed: its list is read from every line, so a line
-    /// the store holds unchanged still announces its list; only the reminder waits.
+    /// The line of the raw reminder: its list is read from every line, so a line the store
+    /// holds unchanged still announces its list; only the reminder waits. Its members are the
+    /// last line's, in `lineMembers`.
     private var raw = RawLine()
+    /// The members of the line read last. Kept for the next line: freeing the slots (arrays of
+    /// optional values) took a call per slot.
+    private var lineMembers: LineMembers? = LineMembers()
 
     private struct RawLine {
       var bytes: [UInt8] = []
-      var members: [String: JSONValue] = [:]
       var duplicates: [JSONDuplicateKey] = []
       var listID = ""
       var location = SourceLocation(file: "")
@@ -70,27 +98,26 @@ public enum JSONLinesFormat {
         if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         let location = context.location(line: lineNumber)
+        var members = lineMembers ?? LineMembers()
+        lineMembers = nil
+        defer { lineMembers = members }
         var duplicates: [JSONDuplicateKey] = []
-        let value = try JSONParser.parse(
-          bytes: line, name: context.source.displayName, firstLine: lineNumber, duplicates: &duplicates)
-        guard case .object(let members) = value else {
-          throw RemconvError.malformedInput("a JSON Lines record must be an object", at: location)
-        }
-        let listName = members["list"]?.stringValue ?? context.source.baseName ?? "Reminders"
-        let listKey = members["listId"]?.stringValue ?? "name:" + ListName.key(for: listName)
+        try parse(line, into: &members, duplicates: &duplicates, at: location)
+        let listName = members.list[.list]?.stringValue ?? context.source.baseName ?? "Reminders"
+        let listKey = members.list[.listId]?.stringValue ?? "name:" + ListName.key(for: listName)
         var newList: ReminderList?
         let listID: String
         if let known = knownLists[listKey] {
           listID = known
         } else {
           // A `list` that is not a string is reported and kept by the list decoder, not dropped.
-          var listMembers: [String: JSONValue] = ["name": members["list"] ?? .string(listName)]
-          for (key, target) in [
-            ("listId", "id"), ("listSymbol", "symbol"), ("listColor", "color"),
-            ("listCreatedAt", "createdAt"), ("listExtra", "extra"),
-          ] {
-            if let value = members[key] { listMembers[target] = value }
-          }
+          var listMembers = ObjectMembers<ListKey>()
+          listMembers[.name] = members.list[.list] ?? .string(listName)
+          listMembers[.id] = members.list[.listId]
+          listMembers[.symbol] = members.list[.listSymbol]
+          listMembers[.color] = members.list[.listColor]
+          listMembers[.createdAt] = members.list[.listCreatedAt]
+          listMembers[.extra] = members.list[.listExtra]
           let list = ReminderJSON.decodeList(
             listMembers, fallbackName: listName, at: location, diagnostics: context.diagnostics)
           knownLists[listKey] = list.id
@@ -102,7 +129,7 @@ public enum JSONLinesFormat {
           reminder = .record(
             .reminder(decode(members, duplicates: duplicates, listID: listID, at: location), location))
         } else {
-          raw = RawLine(bytes: line, members: members, duplicates: duplicates, listID: listID, location: location)
+          raw = RawLine(bytes: line, duplicates: duplicates, listID: listID, location: location)
           reminder = .raw(location)
         }
         guard let newList else { return reminder }
@@ -112,23 +139,48 @@ public enum JSONLinesFormat {
       return nil
     }
 
+    /// Parses a line into `members`, its members put in their slots as they are read. A line
+    /// with a name twice, at its top or inside, is parsed again as a whole value, which tells
+    /// each such name and the value it replaced.
+    private func parse(
+      _ line: [UInt8], into members: inout LineMembers, duplicates: inout [JSONDuplicateKey],
+      at location: SourceLocation
+    ) throws {
+      members.removeAll()
+      var namedTwice = false
+      let nestedDuplicate = try JSONParser.parseMembers(
+        ofObject: line, name: context.source.displayName, firstLine: lineNumber
+      ) { name, value in
+        if !members.add(name, value) { namedTwice = true }
+      }
+      if nestedDuplicate == false, !namedTwice { return }
+      let value = try JSONParser.parse(
+        bytes: line, name: context.source.displayName, firstLine: lineNumber, duplicates: &duplicates)
+      guard case .object(let object) = value else {
+        throw RemconvError.malformedInput("a JSON Lines record must be an object", at: location)
+      }
+      members.removeAll()
+      for (name, value) in object { _ = members.add(name, value) }
+    }
+
     func digestOfRaw() -> RecordDigest { RecordDigest(of: raw.bytes, seed: digestContext) }
 
     func decodeRaw() throws -> DecodedReminder {
       defer { raw = RawLine() }
-      let reminder = decode(raw.members, duplicates: raw.duplicates, listID: raw.listID, at: raw.location)
-      return (reminder, raw.members["id"]?.stringValue, true)
+      guard let members = lineMembers else { preconditionFailure("a raw line without its members") }
+      let reminder = decode(members, duplicates: raw.duplicates, listID: raw.listID, at: raw.location)
+      return (reminder, members.reminder[.id]?.stringValue, true)
     }
 
     /// The reminder of a line's members.
     private func decode(
-      _ members: [String: JSONValue], duplicates: [JSONDuplicateKey], listID: String, at location: SourceLocation
+      _ members: LineMembers, duplicates: [JSONDuplicateKey], listID: String, at location: SourceLocation
     ) -> Reminder {
       // The line's earlier values of a repeated name, its list's members among them, stay
       // with the reminder the line carries.
       ReminderJSON.decodeReminder(
-        members, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
-        ignoring: JSONLinesFormat.listKeySet, duplicates: duplicates)
+        members.reminder, listID: listID, at: location, diagnostics: context.diagnostics, derivedIDs: derivedIDs,
+        duplicates: duplicates)
     }
 
     func passOverRaw() { raw = RawLine() }
@@ -168,8 +220,8 @@ public enum JSONLinesFormat {
     if let url = reminder.url { length += textBound(url) }
     if case .zoned(_, let zone) = reminder.dueDate { length += 2 * textBound(zone) }
     if case .zoned(_, let zone) = reminder.startDate { length += 2 * textBound(zone) }
-    if let recurrence = reminder.recurrence { length += valueBound(ScheduleJSON.value(recurrence)) }
-    if !reminder.alarms.isEmpty { length += valueBound(ScheduleJSON.value(reminder.alarms)) }
+    if let recurrence = reminder.recurrence { length += ScheduleJSON.lengthBound(recurrence) }
+    if !reminder.alarms.isEmpty { length += ScheduleJSON.lengthBound(reminder.alarms) }
     for tag in reminder.tags { length += textBound(tag) + 1 }
     for (key, value) in reminder.extra { length += textBound(key) + 2 + valueBound(value) }
     return length

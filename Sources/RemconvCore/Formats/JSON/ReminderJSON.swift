@@ -25,11 +25,20 @@ public enum ReminderJSON {
     ("dueTimeZone", { appendString($0.dueDate?.timeZoneIdentifier, to: &$1) }),
     ("startDate", { appendString($0.startDate?.isoText, to: &$1) }),
     ("startTimeZone", { appendString($0.startDate?.timeZoneIdentifier, to: &$1) }),
-    ("recurrence", { JSONText.append($0.recurrence.map(ScheduleJSON.value) ?? .null, to: &$1) }),
-    ("alarms", { JSONText.append(ScheduleJSON.value($0.alarms), to: &$1) }),
+    (
+      "recurrence",
+      { reminder, output in
+        if let recurrence = reminder.recurrence {
+          ScheduleJSON.append(recurrence, to: &output)
+        } else {
+          output += "null".utf8
+        }
+      }
+    ),
+    ("alarms", { ScheduleJSON.append($0.alarms, to: &$1) }),
     ("priority", { JSONText.appendString($0.priority.rawValue, to: &$1) }),
     ("parentId", { appendString($0.parentID, to: &$1) }),
-    ("tags", { JSONText.append(.array($0.tags.map(JSONValue.string)), to: &$1) }),
+    ("tags", { JSONText.appendStrings($0.tags, to: &$1) }),
     ("url", { appendString($0.url, to: &$1) }),
     ("createdAt", { appendString($0.createdAt?.description, to: &$1) }),
     ("editedAt", { appendString($0.editedAt?.description, to: &$1) }),
@@ -272,6 +281,26 @@ struct ObjectMembers<Key: MemberKey> {
   subscript(key: Key) -> JSONValue? {
     get { slots[key.rawValue] }
     set { slots[key.rawValue] = newValue }
+  }
+
+  /// Puts the member `name` in its slot, or among the others; false when the object had a
+  /// member of that name already (one name as a dictionary tells names apart), then replaced.
+  mutating func add(_ name: String, _ value: JSONValue) -> Bool {
+    if let key = Key.named(name) { return add(key, value) }
+    return others.updateValue(value, forKey: name) == nil
+  }
+
+  /// Puts a member in the slot of `key`; false when the slot was filled already, then replaced.
+  mutating func add(_ key: Key, _ value: JSONValue) -> Bool {
+    let isNew = slots[key.rawValue] == nil
+    slots[key.rawValue] = value
+    return isNew
+  }
+
+  /// Empties every slot and the others, keeping their storage for the next object.
+  mutating func removeAll() {
+    for index in slots.indices { slots[index] = nil }
+    others.removeAll(keepingCapacity: true)
   }
 
   var isEmpty: Bool { others.isEmpty && slots.allSatisfy { $0 == nil } }

@@ -195,9 +195,9 @@ final class OPMLWriter: ReminderWriter {
     attributes.addRemconv(OPMLName.Remconv.startDate, reminder.startDate?.isoText)
     attributes.addRemconv(OPMLName.Remconv.startTimeZone, reminder.startDate?.timeZoneIdentifier)
     attributes.addRemconv(
-      OPMLName.Remconv.recurrence, reminder.recurrence.map { JSONText.encode(ScheduleJSON.value($0)) })
+      OPMLName.Remconv.recurrence, reminder.recurrence.map(ScheduleJSON.text))
     if !reminder.alarms.isEmpty {
-      attributes.addRemconv(OPMLName.Remconv.alarms, JSONText.encode(ScheduleJSON.value(reminder.alarms)))
+      attributes.addRemconv(OPMLName.Remconv.alarms, ScheduleJSON.text(reminder.alarms))
     }
     if reminder.priority != .none { attributes.addRemconv(OPMLName.Remconv.priority, reminder.priority.rawValue) }
     if reminder.flagged { attributes.addRemconv(OPMLName.Remconv.flagged, "true") }

@@ -53,7 +53,7 @@ enum TaskwarriorRepeats {
 
   /// `remconv_alarms`: the alarms in the JSON contract's shape.
   static func udaText(alarms: [Alarm]) -> String {
-    JSONText.encode(ScheduleJSON.value(alarms))
+    ScheduleJSON.text(alarms)
   }
 
   static func alarms(fromUDA text: String) -> [Alarm]? {

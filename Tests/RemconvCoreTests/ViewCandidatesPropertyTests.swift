@@ -232,6 +232,56 @@ import Testing
     }
   }
 
+  /// Outlines a store's inserts do not make: parents after their subtasks in row order,
+  /// chains through rows the view does not show, reminders that are their own parent, and
+  /// cycles (which send a list to the full walk). The streamed and collected views place
+  /// them as the full walk of every list does.
+  @Test(arguments: 1...12 as ClosedRange<UInt64>)
+  func reorderedAndCyclicOutlinesMatchTheRuleOnEveryReminder(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    var generator = Generator(state: seed ^ 0x5EED)
+    let lists = try store.lists()
+    for list in lists {
+      var rows: [Int64] = []
+      try store.forEachViewReminder(
+        ReminderCandidates(.scope(.all, Self.todays[0]), completion: .either, listRowID: list.rowID), withNotes: false
+      ) { rows.append($0.rowID ?? 0) }
+      guard rows.count > 2 else { continue }
+      try store.write {
+        for (index, row) in rows.enumerated() {
+          switch generator.next(8) {
+          case 0 where index + 1 < rows.count:
+            // A parent later in row order.
+            try store.setParent(ofReminderRow: row, to: rows[index + 1 + generator.next(rows.count - index - 1)])
+          case 1: try store.setParent(ofReminderRow: row, to: row)
+          default: break
+          }
+        }
+        // Sometimes a cycle of two.
+        if generator.next(3) == 0 {
+          try store.setParent(ofReminderRow: rows[0], to: rows[1])
+          try store.setParent(ofReminderRow: rows[1], to: rows[0])
+        }
+      }
+    }
+    for list in lists {
+      for options in Self.optionSets {
+        let result = try Self.bothWays(
+          .list(list.list), lists: { [list] }, store: store, today: Self.todays[2], options: options)
+        #expect(result.candidates == result.every, "seed \(seed), list \(list.list.name)")
+      }
+    }
+    for scope in [ReminderScope.all, .today, .flagged] {
+      for options in Self.optionSets.prefix(2) {
+        let result = try Self.bothWays(
+          .scope(scope), lists: store.lists, store: store, today: Self.todays[2], options: options)
+        #expect(result.candidates == result.every, "seed \(seed), \(scope)")
+      }
+    }
+  }
+
   @Test(arguments: 1...12 as ClosedRange<UInt64>)
   func searchesMatchTheRuleOnEveryReminder(seed: UInt64) throws {
     let directory = TemporaryDirectory()
@@ -334,6 +384,40 @@ import Testing
     return result
   }
 
+  /// UIDs made in sequence, in families of three as the benchmark's are, among others that
+  /// share nothing with them, looked up row by row in the order a list view shows them and
+  /// shuffled: each lookup reads the index from as many bytes as the one before shared, keeps
+  /// the keys it read and answers later keys from them; a bound too short or too long for the
+  /// next key falls back to two seeks. Every length is the one reading every UID gives.
+  @Test func shortIDsOfSequentialUIDsLookedUpRowByRow() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("sequential.sqlite"))
+    defer { store.close() }
+    let list = try store.insertList(ReminderList(id: "L", name: "L"))
+    var uids: [String] = []
+    for family in 0..<150 {
+      for member in 0..<3 { uids.append("SEQ-" + String(100_000_000 + family * 500 + member).dropFirst()) }
+      if family % 13 == 0 { uids.append("zz-\(family)-other") }
+      if family % 17 == 0 { uids.append("seq-\(family)") }
+    }
+    var rows: [(rowID: Int64, uid: String)] = []
+    try store.write {
+      for uid in uids {
+        let reminder = Reminder(id: uid, listID: "L", title: uid)
+        rows.append((try store.insertReminder(reminder, listRowID: list, parentRowID: nil), uid))
+      }
+    }
+    let expected = Self.uniquePrefixLengthsReadingEvery(uids, of: Set(uids))
+    #expect(expected["SEQ-00000501"] == 12)
+    let lengths = UIDPrefixLengths(store: store, lookupLimit: rows.count, highestRowID: Int64(rows.count))
+    var generator = Generator(state: 7)
+    var shuffled = rows
+    for index in shuffled.indices.reversed() { shuffled.swapAt(index, generator.next(index + 1)) }
+    for row in rows + shuffled {
+      #expect(try lengths.length(of: row.uid, rowID: row.rowID) == expected[row.uid], "\(row.uid)")
+    }
+  }
+
   @Test(arguments: 1...12 as ClosedRange<UInt64>)
   func shortIDsAndPrefixLookupsMatchReadingEveryUID(seed: UInt64) throws {
     let directory = TemporaryDirectory()
@@ -359,6 +443,13 @@ import Testing
         #expect(try lengths.length(of: row.uid, rowID: row.rowID) == expected[row.uid], "\(row.uid), \(lookupLimit)")
       }
       #expect(try lengths.length(of: rows[0].uid, rowID: nil) == expected[rows[0].uid])
+    }
+    // Row by row in another order too (UIDs near each other looked up one after another,
+    // answered from the keys read around the one before).
+    let byKey = rows.sorted { Store.asciiUppercased($0.uid) < Store.asciiUppercased($1.uid) }
+    let lengths = UIDPrefixLengths(store: store, lookupLimit: rows.count, highestRowID: Int64(rows.count))
+    for row in byKey + byKey.reversed() {
+      #expect(try lengths.length(of: row.uid, rowID: row.rowID) == expected[row.uid], "\(row.uid) in key order")
     }
     for uid in uids {
       let length = try #require(try store.uniquePrefixLengths(of: [uid])[uid])

@@ -36,24 +36,32 @@ extension Store {
   public func uniquePrefixLengths(of uids: Set<String>) throws -> [String: Int] {
     try read {
       var result: [String: Int] = [:]
-      for uid in uids { result[uid] = try uniquePrefixLength(of: uid) }
+      var scan = UIDIndexScan()
+      for uid in uids { result[uid] = try uniquePrefixLength(of: uid, scan: &scan) }
       return result
     }
   }
 
-  /// The prefix length of one UID (a reminder's, so its folded key is in the index), from two
-  /// seeks in the index of folded UIDs: the key just before its own, and the second from its
-  /// own on (the next key, or its own again when another row has the same). Each seek is a
-  /// plain statement of its own and the key is folded on the stack and bound in place: one
-  /// statement of two subqueries (its subroutines and their reset) and a `String` for the key
-  /// cost a tenth more a lookup.
-  fileprivate func uniquePrefixLength(of uid: String) throws -> Int {
-    let before = try database.statement(HotQuery.uidBefore) {
-      "SELECT upper(uid) FROM reminders WHERE upper(uid) < ?1 ORDER BY upper(uid) DESC LIMIT 1"
-    }
-    let from = try database.statement(HotQuery.uidFrom) {
-      "SELECT upper(uid) FROM reminders WHERE upper(uid) >= ?1 ORDER BY upper(uid) LIMIT 2"
-    }
+  /// The most rows before a UID's own key that one lookup reads from its bound on: past them
+  /// the bound was too short, and two seeks cost less than reading on.
+  static let uidScanLimit = 16
+
+  /// The prefix length of one UID (a reminder's, so its folded key is in the index): one more
+  /// than the most bytes its key shares with the key just before it and the second from its
+  /// own on (the next key, or its own again when another row has the same), in the index of
+  /// folded UIDs.
+  ///
+  /// One seek does it mostly: the index is read from the key's first `scan.bound` bytes on,
+  /// up to the key after its own. A key before its own that shares that many bytes with it
+  /// is among those rows, and the one just before it is the last of them; when there is none,
+  /// the key before it shares fewer, which is all that matters when the key after it shares at
+  /// least one less than the bound. Otherwise (or past `uidScanLimit` rows) a second seek
+  /// finds the key before. The bound is then set to the bytes this key shared: the keys of one
+  /// store tend to share about as many (its UIDs are made alike), so the next lookup's rows
+  /// before its key are few. A key inside the run of keys the last lookup read (`scan`) has
+  /// both its neighbours there and needs no seek. The key is folded on the stack and bound in
+  /// place.
+  fileprivate func uniquePrefixLength(of uid: String, scan: inout UIDIndexScan) throws -> Int {
     var uid = uid
     // Compared as UTF-8 bytes: a folded key differs from its UID in ASCII case only, so a byte
     // length in the key is the same byte length in the UID.
@@ -61,20 +69,69 @@ extension Store {
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { folded in
         for (offset, byte) in bytes.enumerated() { folded[offset] = Self.asciiUppercased(byte) }
         let key = UnsafeBufferPointer(folded)
-        let previous = try before.withText(key, at: 1) {
-          try before.step()?.withTextBytes(0) { Self.sharedBytes(key, $0) } ?? 0
+        if let common = scan.sharedWithNeighbours(of: key) { return common }
+        let bound = min(scan.bound, key.count)
+        guard let scanned = try keysBesideUID(key, from: bound, into: &scan),
+          scanned.previous != nil || scanned.next + 1 >= bound
+        else {
+          return try max(sharedWithKeyBeforeUID(key), keysBesideUID(key, from: key.count, into: &scan)?.next ?? 0)
         }
-        let next = try from.withText(key, at: 1) {
-          guard try from.step() != nil, let row = try from.step() else { return 0 }
-          return row.withTextBytes(0) { Self.sharedBytes(key, $0) }
-        }
-        return max(previous, next)
+        return max(scanned.previous ?? 0, scanned.next)
       }
     }
+    scan.bound = common
     return Self.characterCount(ofPrefixCovering: common + 1, in: uid)
   }
 
-  private static func sharedBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+  /// Reads the index of folded UIDs from `key`'s first `bound` bytes on, up to the key after
+  /// `key` itself and `scan.readAhead` more, kept in `scan`: how many bytes `key` shares with
+  /// the key just before it, if that one was read, and with the next. Nil when `key` is not
+  /// among the first `uidScanLimit` rows.
+  private func keysBesideUID(_ key: UnsafeBufferPointer<UInt8>, from bound: Int, into scan: inout UIDIndexScan) throws
+    -> (previous: Int?, next: Int)?
+  {
+    let from = try database.statement(HotQuery.uidFrom) {
+      "SELECT upper(uid) FROM reminders WHERE upper(uid) >= ?1 ORDER BY upper(uid)"
+    }
+    scan.startRun()
+    return try from.withText(UnsafeBufferPointer(rebasing: key.prefix(bound)), at: 1) {
+      var previous: Int?
+      var next: Int?
+      var before = 0
+      var after = 0
+      var reached = false
+      while let row = try from.step() {
+        let shared = row.withTextBytes(0) { read in
+          scan.append(read)
+          return (Self.sharedBytes(key, read), read.count)
+        }
+        if next != nil {
+          after += 1
+          if after >= scan.readAhead { break }
+        } else if reached {
+          next = shared.0
+          if scan.readAhead == 0 { break }
+        } else if shared == (key.count, key.count) {
+          reached = true
+        } else {
+          before += 1
+          guard before <= Self.uidScanLimit else { return nil }
+          previous = shared.0
+        }
+      }
+      return reached ? (previous, next ?? 0) : nil
+    }
+  }
+
+  /// How many bytes `key` shares with the key just before it in the index of folded UIDs.
+  private func sharedWithKeyBeforeUID(_ key: UnsafeBufferPointer<UInt8>) throws -> Int {
+    let before = try database.statement(HotQuery.uidBefore) {
+      "SELECT upper(uid) FROM reminders WHERE upper(uid) < ?1 ORDER BY upper(uid) DESC LIMIT 1"
+    }
+    return try before.withText(key, at: 1) { try before.step()?.withTextBytes(0) { Self.sharedBytes(key, $0) } ?? 0 }
+  }
+
+  static func sharedBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
     var shared = 0
     while shared < left.count, shared < right.count, left[shared] == right[shared] { shared += 1 }
     return shared
@@ -307,8 +364,16 @@ extension Store {
       """)
     try statement.bind(values)
     defer { statement.reset() }
+    // A store holds a few zones: each is checked once.
+    var zoneIsKnown: [String: Bool] = [:]
+    func isKnown(_ zone: String) -> Bool {
+      if let known = zoneIsKnown[zone] { return known }
+      let known = TimeZoneNames.isKnownWithoutTheList(zone)
+      zoneIsKnown[zone] = known
+      return known
+    }
     while let row = try statement.step() {
-      let due = row.string(8).flatMap { try? DueDate(isoText: $0, timeZone: row.string(9)) }
+      let due = row.string(8).flatMap { try? DueDate(isoText: $0, timeZone: row.string(9), zoneIsKnown: isKnown) }
       try body(
         ViewReminder(
           rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), uid: row.string(3) ?? "",
@@ -393,6 +458,8 @@ public final class UIDPrefixLengths {
   private let lookupLimit: Int
   private let highestRowID: Int64
   private var lookups = 0
+  /// What the last lookup read (`Store.uniquePrefixLength(of:scan:)`).
+  private var scan = UIDIndexScan()
   private var commonByRow: CommonBytesByRow?
 
   init(store: Store, lookupLimit: Int, highestRowID: Int64) {
@@ -411,6 +478,52 @@ public final class UIDPrefixLengths {
       return Store.characterCount(ofPrefixCovering: common + 1, in: uid)
     }
     lookups += 1
-    return try store.read { try store.uniquePrefixLength(of: uid) }
+    return try store.read { try store.uniquePrefixLength(of: uid, scan: &scan) }
+  }
+}
+
+/// What one short-ID lookup leaves for the next (`Store.uniquePrefixLength(of:scan:)`): how
+/// many bytes of its key to read the index from, and the run of consecutive folded keys it
+/// read, in which a key with a neighbour on both sides is answered without a seek.
+struct UIDIndexScan {
+  /// The bytes the last key looked up shared with a neighbour.
+  var bound = 0
+  /// The run's keys, one after another, and where each ends.
+  private var keys: [UInt8] = []
+  private var ends: [Int] = []
+  /// Runs read, and keys answered from a run: a lookup reads `readAhead` keys past its own
+  /// next while at least one in four runs has answered a later key (UIDs made in sequence,
+  /// looked up in order), none once they do not (random UIDs, whose next lookup is elsewhere).
+  private var runs = 0
+  private var answered = 0
+
+  var readAhead: Int { (answered + 1) * 4 > runs ? 2 : 0 }
+
+  mutating func startRun() {
+    runs += 1
+    keys.removeAll(keepingCapacity: true)
+    ends.removeAll(keepingCapacity: true)
+  }
+
+  mutating func append(_ key: UnsafeBufferPointer<UInt8>) {
+    keys.append(contentsOf: key)
+    ends.append(keys.count)
+  }
+
+  /// The most bytes `key` shares with its neighbours in the index, when it is inside the run
+  /// (read with the keys just before and after it).
+  mutating func sharedWithNeighbours(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard ends.count > 2 else { return nil }
+    let shared = keys.withUnsafeBufferPointer { keys -> Int? in
+      func runKey(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: keys[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
+      }
+      for index in 1..<(ends.count - 1) where runKey(index).elementsEqual(key) {
+        return max(Store.sharedBytes(key, runKey(index - 1)), Store.sharedBytes(key, runKey(index + 1)))
+      }
+      return nil
+    }
+    if shared != nil { answered += 1 }
+    return shared
   }
 }

@@ -2,14 +2,28 @@
 /// where `Store.forEachReminder(inListRow:)` would put them (every parent before its subtasks,
 /// siblings in row order), each with its depth among the reminders placed.
 ///
-/// That order is the order of the paths of row ids from each reminder's outline root down to
-/// it, and a reminder's depth among those placed is the number of its ancestors placed with
-/// it, so only the ancestors of the placed reminders are read (most reminders have none).
+/// That order is a walk of the tree of the placed reminders and their ancestors, parents
+/// before their subtasks and siblings in row order, and a reminder's depth among those placed
+/// is the number of its ancestors placed with it, so only the ancestors of the placed
+/// reminders are read (most reminders have none). The tree is held by node numbers (the
+/// placed reminders first, then the ancestors read), so a reminder costs one dictionary entry
+/// keyed by its row id and a place in a few flat arrays, however deep it sits.
 struct ReminderOutline {
   let store: Store
   let listRowID: Int64
-  /// The row ids from the outline root down to each reminder met so far.
-  private var paths: [Int64: [Int64]] = [:]
+  /// What the store said of each ancestor row read so far (kept between calls).
+  private var ancestors: [Int64: AncestorLink] = [:]
+  /// The last call's tree: its reminders' links, which a later call asks of their subtasks
+  /// (a list's Completed section placed after its members) instead of the store.
+  private var placedBefore: Tree?
+
+  private enum AncestorLink {
+    /// Not a reminder of this list: the row under it is a root of the outline.
+    case outside
+    /// A root of the outline (no parent, or itself as parent).
+    case root
+    case child(of: Int64)
+  }
 
   init(store: Store, listRowID: Int64) {
     self.store = store
@@ -23,40 +37,106 @@ struct ReminderOutline {
   ) throws -> [(item: Item, depth: Int)]? {
     // Reminders without a parent, in row order, are in outline order already (most lists).
     if reminders.allSatisfy({ parentRowID($0) == nil }) { return reminders.map { ($0, 0) } }
-    var placed: [(path: [Int64], item: Item)] = []
-    placed.reserveCapacity(reminders.count)
-    for item in reminders {
-      guard let path = try path(to: rowID(item), parent: parentRowID(item)) else { return nil }
-      placed.append((path, item))
+    var tree = Tree(placed: reminders.count)
+    for node in reminders.indices { tree.add(rowID(reminders[node]), as: node) }
+    for node in reminders.indices {
+      var child = node
+      var parent = parentRowID(reminders[node])
+      // Up the chain until a root of the outline or a row already in the tree.
+      while let parentRow = parent, parentRow != tree.rowIDs[child] {
+        if let known = tree.node(of: parentRow) {
+          tree.parents[child] = known
+          break
+        }
+        let link = try ancestorLink(of: parentRow)
+        if case .outside = link { break }
+        let ancestor = tree.addAncestor(parentRow)
+        tree.parents[child] = ancestor
+        child = ancestor
+        if case .child(let grandparent) = link { parent = grandparent } else { parent = nil }
+      }
     }
-    placed.sort { $0.path.lexicographicallyPrecedes($1.path) }
-    let kept = Set(reminders.map(rowID))
-    return placed.map { placed in (placed.item, placed.path.dropLast().count(where: kept.contains)) }
+    placedBefore = tree
+    return tree.walk().map { walked in walked.map { (reminders[$0.node], $0.depth) } }
   }
 
-  /// The path to `rowID`, whose parent row is `parent`; nil on a cycle.
-  private mutating func path(to rowID: Int64, parent: Int64?) throws -> [Int64]? {
-    if let known = paths[rowID] { return known }
-    // Up the chain until a reminder whose path is known or which is a root of the outline (no
-    // parent, itself as parent, or a parent that is not a reminder of this list).
-    var chain: [Int64] = [rowID]
-    var next = parent
-    var prefix: [Int64] = []
-    while let candidate = next, candidate != chain.last {
-      if let known = paths[candidate] {
-        prefix = known
-        break
+  private mutating func ancestorLink(of rowID: Int64) throws -> AncestorLink {
+    if let known = ancestors[rowID] { return known }
+    // A root of that tree has no parent, itself as parent, or one outside the list: each of
+    // which makes the row under it a child of a root, as `.root` does.
+    if let tree = placedBefore, let node = tree.node(of: rowID) {
+      return tree.parents[node] < 0 ? .root : .child(of: tree.rowIDs[tree.parents[node]])
+    }
+    let link: AncestorLink
+    if let found = try store.outlineLink(ofReminderRow: rowID), found.listRowID == listRowID {
+      link = found.parentRowID.map { .child(of: $0) } ?? .root
+    } else {
+      link = .outside
+    }
+    ancestors[rowID] = link
+    return link
+  }
+
+  /// The placed reminders (nodes `0..<placed`) and their ancestors, each with its parent node.
+  private struct Tree {
+    let placed: Int
+    private(set) var rowIDs: [Int64] = []
+    /// Each node's parent node, -1 for a root.
+    var parents: [Int] = []
+    private var nodes: [Int64: Int] = [:]
+
+    init(placed: Int) {
+      self.placed = placed
+      rowIDs.reserveCapacity(placed)
+      parents.reserveCapacity(placed)
+      nodes.reserveCapacity(placed)
+    }
+
+    func node(of rowID: Int64) -> Int? { nodes[rowID] }
+
+    mutating func add(_ rowID: Int64, as node: Int) {
+      rowIDs.append(rowID)
+      parents.append(-1)
+      nodes[rowID] = node
+    }
+
+    mutating func addAncestor(_ rowID: Int64) -> Int {
+      add(rowID, as: rowIDs.count)
+      return rowIDs.count - 1
+    }
+
+    /// The placed nodes, parents before their children and siblings in row order, each with
+    /// the number of its placed ancestors; nil when a placed node is not under a root (its
+    /// chain runs into a cycle).
+    func walk() -> [(node: Int, depth: Int)]? {
+      // Every node's children together, in row order, after the roots (parent -1).
+      let order = rowIDs.indices.sorted { left, right in
+        parents[left] != parents[right] ? parents[left] < parents[right] : rowIDs[left] < rowIDs[right]
       }
-      guard let link = try store.outlineLink(ofReminderRow: candidate), link.listRowID == listRowID else { break }
-      if chain.contains(candidate) { return nil }
-      chain.append(candidate)
-      next = link.parentRowID
+      let roots = order.firstIndex { parents[$0] >= 0 } ?? order.count
+      var firstChild = [Int](repeating: order.count, count: rowIDs.count)
+      for position in order.indices.reversed() where parents[order[position]] >= 0 {
+        firstChild[parents[order[position]]] = position
+      }
+      var result: [(node: Int, depth: Int)] = []
+      result.reserveCapacity(placed)
+      // Positions in `order` still to visit, deepest last; each with its placed ancestors.
+      var stack: [(position: Int, depth: Int)] = []
+      for position in (0..<roots).reversed() { stack.append((position, 0)) }
+      while let (position, depth) = stack.popLast() {
+        let node = order[position]
+        let isPlaced = node < placed
+        if isPlaced { result.append((node, depth)) }
+        var child = firstChild[node]
+        let childDepth = isPlaced ? depth + 1 : depth
+        let start = stack.count
+        while child < order.count, parents[order[child]] == node {
+          stack.append((child, childDepth))
+          child += 1
+        }
+        stack[start...].reverse()
+      }
+      return result.count == placed ? result : nil
     }
-    var path = prefix
-    for id in chain.reversed() {
-      path.append(id)
-      paths[id] = path
-    }
-    return path
   }
 }

@@ -178,10 +178,13 @@ public struct ViewStream {
     var held: [Item] = []
     var heldList: StoredList?
     var heldIsPlaced = false
+    // The outline of the list last placed, kept for its Completed section.
+    var outline: ReminderOutline?
     var completed: [(listRowID: Int64, rows: [Item])] = []
     func flush(completedSection: Bool) throws {
       guard let list = heldList, !held.isEmpty else { return }
-      for line in try placed(held, in: list, completedSection: completedSection) {
+      if outline?.listRowID != list.rowID { outline = ReminderOutline(store: store, listRowID: list.rowID) }
+      for line in try placed(held, in: list, completedSection: completedSection, outline: &outline!) {
         try body(completedSection ? .completed(line) : .member(line))
       }
       held.removeAll(keepingCapacity: true)
@@ -244,10 +247,9 @@ public struct ViewStream {
   /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is
   /// placed by the full walk, as `ReminderView` does.
   @inline(__always)
-  private func placed<Item: StreamedReminder>(_ reminders: [Item], in list: StoredList, completedSection: Bool) throws
-    -> [Item.Line]
-  {
-    var outline = ReminderOutline(store: store, listRowID: list.rowID)
+  private func placed<Item: StreamedReminder>(
+    _ reminders: [Item], in list: StoredList, completedSection: Bool, outline: inout ReminderOutline
+  ) throws -> [Item.Line] {
     if let placed = try outline.place(reminders, rowID: { $0.placedRowID }, parentRowID: { $0.parentRowID }) {
       return view.sortedOutline(placed.map { $0.item.line(list: list.list, depth: $0.depth) })
     }

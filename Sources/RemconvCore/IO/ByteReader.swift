@@ -82,6 +82,27 @@ public final class ByteReader {
   /// The offset of the next byte from the start of the input.
   public var offset: Int { consumedBefore + position }
 
+  /// Goes back to the first byte, for a second reading of an input held in memory or in a
+  /// file that can seek (a regular file, a spooled input): the iCalendar pre-scan reads a
+  /// file again the thorough way when its quick reading meets something it does not judge.
+  public func rewind() throws(RemconvError) {
+    position = 0
+    consumedBefore = 0
+    nextLineFeed = -1
+    nextCarriageReturn = -1
+    lineFeedsBefore = 0
+    lineStartBefore = 0
+    // Bytes in memory are all in the buffer, screened once; a file is read again.
+    guard descriptor >= 0 else { return }
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+      throw .ioFailure("\(name): cannot read the input again: \(String(cString: strerror(errno)).lowercased())")
+    }
+    count = 0
+    filled = 0
+    reachedEnd = false
+    refusal = nil
+  }
+
   /// The next byte without consuming it.
   @inline(__always)
   public func peek() throws(RemconvError) -> UInt8? {

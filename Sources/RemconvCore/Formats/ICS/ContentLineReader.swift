@@ -149,7 +149,7 @@ final class ContentLineReader {
 
   /// No NUL and no byte with the high bit set, tested eight bytes at a time: a byte-by-byte
   /// test was a tenth of the cutting of a file of long notes.
-  private static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func isPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = UnsafeRawPointer(bytes.baseAddress) else { return true }
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080

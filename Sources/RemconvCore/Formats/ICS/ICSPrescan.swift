@@ -62,19 +62,17 @@ enum ICSPrescan {
   static func digestText(_ zones: RecordDigest) -> String { "\(zones.high)-\(zones.low)" }
 }
 
-/// The pre-scan's quick reading: the lines `ContentLineReader` would unfold, the same lines
-/// passed over unread, but no line made a `ContentLine` unless it is a VTIMEZONE's first of
-/// its TZID or a VTODO's RELATED-TO (or the UID of a VTODO that has one), and no block cut.
+/// The pre-scan's quick reading: the lines `ContentLineReader` unfolds, passing over the
+/// lines the cutter passes over (and a calendar's properties), but no line made a
+/// `ContentLine` unless it is a VTIMEZONE's that is not the first of its TZID again, or a
+/// VTODO's RELATED-TO (or the UID of a VTODO that has one), and no block cut.
 ///
 /// It reads the input as far as it is sure of it: `run()` returns nil at the first thing the
-/// cutter would refuse or judge by a limit, and at a line that is not UTF-8 (the cutter reads it
-/// as ISO-8859-1), leaving the input to the cutter.
+/// cutter would refuse or judge by a limit, leaving the input to the cutter.
 struct ICSSkim {
   private let bytes: ByteReader
+  private let lines: ContentLineReader
   private let session: ICSReadSession
-  private var physicalLine = 0
-  /// The logical line being unfolded; its storage is reused from line to line.
-  private var logical: [UInt8] = []
 
   /// Whether a VCALENDAR is open, and the components open inside it or at the top.
   private var insideCalendar = false
@@ -83,7 +81,7 @@ struct ICSSkim {
   private var componentStart = 0
   private var sawContent = false
 
-  /// The lines of the VTIMEZONE being read, unfolded, one after another.
+  /// The lines of the VTIMEZONE being read, decoded, one after another.
   private var zoneBytes: [UInt8] = []
   private var zoneLines: [ZoneLine] = []
   /// The VTODO being read: its first UID line and its RELATED-TO lines.
@@ -91,6 +89,27 @@ struct ICSSkim {
   private var uidLine = 0
   private var relatedLines: [ContentLine] = []
   private var zones = RecordDigest(high: 0, low: 0)
+  /// Where the lines of the VTIMEZONE being read begin, after its `BEGIN` line.
+  private var zoneRawStart = 0
+  private var zoneRawStartLine = 0
+  /// VTIMEZONEs read and added, as they were written: a calendar per list repeats the same
+  /// zones, and a repetition is passed over by comparing its bytes.
+  private var seenZones: [SeenZone] = []
+
+  private struct SeenZone {
+    /// The `BEGIN` line, decoded.
+    var begin: [UInt8]
+    /// The physical lines after it, to the end of its `END` line, as written.
+    var raw: [UInt8]
+    var physicalLines: Int
+    /// Every line decoded, one after another, and where each ends: the digest's input.
+    var decoded: [UInt8]
+    var lineEnds: [Int]
+  }
+
+  /// How many zones, of how many bytes each at the most, are kept to be recognised again.
+  private static let seenZoneLimit = 32
+  private static let seenZoneSize = 1 << 18
 
   private enum Outermost { case todo, zone, other }
 
@@ -105,12 +124,14 @@ struct ICSSkim {
   /// What a line may be that starts with a byte outside the set: nothing the skim needs.
   private static let boundaryBytes = ByteSet(Array("BEbe".utf8))
   private static let todoOwnBytes = ByteSet(Array("BEURbeur".utf8))
-  /// A line passed over this long or longer is left to the cutter, which reads some such lines
-  /// and limits them (`InputLimits.maximumLineLength`); no iCalendar producer writes one.
-  private static let longestSkippedLine = 1 << 20
+  /// The cutter reads every property of a calendar and limits its length
+  /// (`InputLimits.maximumLineLength`); the skim passes over them, and leaves to the cutter a
+  /// calendar whose properties between two lines it reads take this many bytes or more.
+  private static let longestPassedOver = 1 << 20
 
   init(bytes: ByteReader, session: ICSReadSession) {
     self.bytes = bytes
+    self.lines = ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil)
     self.session = session
   }
 
@@ -119,16 +140,20 @@ struct ICSSkim {
   /// zone throws, which is the cutter's error too: the skim read every line before the zone.
   mutating func run() throws(RemconvError) -> String? {
     while true {
-      guard let step = nextLine(reading: readingSet) else { return nil }
-      switch step {
-      case .skipped:
-        continue
-      case .end:
+      let passingOverProperties = open.isEmpty && insideCalendar
+      let from = bytes.offset
+      let head: ContentLineReader.Head?
+      do {
+        head = try lines.nextHead(readingOnly: readingSet)
+      } catch {
+        return nil
+      }
+      if passingOverProperties, bytes.offset - from >= Self.longestPassedOver { return nil }
+      guard let head else {
         guard sawContent, !insideCalendar, open.isEmpty else { return nil }
         return ICSPrescan.digestText(zones)
-      case .line(let start):
-        guard try take(start) else { return nil }
       }
+      guard try take(head) else { return nil }
     }
   }
 
@@ -142,74 +167,17 @@ struct ICSSkim {
     }
   }
 
-  private enum Step {
-    case line(start: Int)
-    case skipped
-    case end
-  }
-
-  /// Unfolds the next line into `logical` as `ContentLineReader` does, or passes over it (and
-  /// its continuation lines) when its first byte is not in `firstBytes`; nil where the reader
-  /// throws.
-  private mutating func nextLine(reading firstBytes: ByteSet?) -> Step? {
-    var logical = self.logical
-    self.logical = []
-    defer { self.logical = logical }
-    do {
-      while true {
-        if let firstBytes, physicalLine > 0, let lead = try bytes.peek(),
-          lead != 0x20, lead != 0x09, lead != 0x0A, lead != 0x0D, !firstBytes.contains(lead)
-        {
-          let from = bytes.offset
-          _ = try bytes.skipLine()
-          physicalLine += 1
-          while let lead = try bytes.peek(), lead == 0x20 || lead == 0x09 {
-            _ = try bytes.skipLine()
-            physicalLine += 1
-          }
-          return bytes.offset - from < Self.longestSkippedLine ? .skipped : nil
-        }
-        logical.removeAll(keepingCapacity: true)
-        guard try bytes.appendLine(to: &logical) else { return .end }
-        physicalLine += 1
-        if physicalLine == 1, logical.starts(with: [0xEF, 0xBB, 0xBF]) { logical.removeFirst(3) }
-        let start = physicalLine
-        if logical.isEmpty { continue }
-        if logical[0] == 0x20 || logical[0] == 0x09 { logical.removeFirst() }
-        while let lead = try bytes.peek(), lead == 0x20 || lead == 0x09 {
-          _ = try bytes.next()
-          _ = try bytes.appendLine(to: &logical, limit: InputLimits.maximumLineLength - 1)
-          physicalLine += 1
-          if logical.count > InputLimits.maximumRawItemSize { return nil }
-        }
-        if logical.isEmpty { continue }
-        return .line(start: start)
-      }
-    } catch {
-      return nil
-    }
-  }
-
-  /// Takes the line in `logical`; false where the cutter must judge.
-  private mutating func take(_ start: Int) throws(RemconvError) -> Bool {
-    let known: ICSName?
-    let boundary: ComponentBoundary?
-    if logical.withUnsafeBufferPointer(ContentLineReader.isPlainASCII) {
-      (known, boundary) = logical.withUnsafeBufferPointer(ContentLine.nameAndBoundary)
-    } else {
-      guard let text = String(validUTF8: logical) else { return false }
-      let line = ContentLine(text: text, line: start)
-      (known, boundary) = (line.known, line.boundary)
-    }
+  /// Takes the line just read; false where the cutter must judge.
+  private mutating func take(_ head: ContentLineReader.Head) throws(RemconvError) -> Bool {
     sawContent = true
-    guard !open.isEmpty else { return takeOutside(boundary, start: start) }
+    guard !open.isEmpty else { return takeOutside(head) }
     let depth = open.count
     if outermost == .zone {
-      zoneBytes.append(contentsOf: logical)
+      lines.withDecodedBytes { zoneBytes.append(contentsOf: $0) }
       zoneLines.append(
-        ZoneLine(end: zoneBytes.count, line: start, known: known, boundary: boundary, isOwn: depth == 1))
+        ZoneLine(end: zoneBytes.count, line: head.line, known: head.known, boundary: head.boundary, isOwn: depth == 1))
     }
-    switch boundary {
+    switch head.boundary {
     case .begin(let inner):
       open.append(inner)
       return open.count <= InputLimits.maximumNestingDepth
@@ -219,11 +187,11 @@ struct ICSSkim {
       return open.isEmpty ? try finishComponent() : true
     case nil:
       if outermost == .todo, depth == 1 {
-        if known == .uid, uidBytes == nil {
-          uidBytes = logical
-          uidLine = start
-        } else if known == .relatedTo {
-          relatedLines.append(ContentLine(text: String(decoding: logical, as: UTF8.self), line: start))
+        if head.known == .uid, uidBytes == nil {
+          uidBytes = lines.withDecodedBytes(Array.init)
+          uidLine = head.line
+        } else if head.known == .relatedTo {
+          relatedLines.append(lines.materialize())
         }
       }
       return true
@@ -232,19 +200,24 @@ struct ICSSkim {
 
   /// A line outside any component: the calendar's boundaries, its properties, a component's
   /// `BEGIN`.
-  private mutating func takeOutside(_ boundary: ComponentBoundary?, start: Int) -> Bool {
-    switch boundary {
+  private mutating func takeOutside(_ head: ContentLineReader.Head) -> Bool {
+    switch head.boundary {
     case .begin("VCALENDAR"):
       guard !insideCalendar else { return false }
       insideCalendar = true
     case .begin(let name):
+      if name == "VTIMEZONE", passOverSeenZone() { return true }
       open = [name]
       outermost = name == "VTODO" ? .todo : name == "VTIMEZONE" ? .zone : .other
       // Its `BEGIN` line counts too (`finishComponent`).
-      componentStart = bytes.offset - logical.count
+      componentStart = bytes.offset - lines.decodedLength
       if outermost == .zone {
-        zoneBytes = logical
-        zoneLines = [ZoneLine(end: zoneBytes.count, line: start, known: .begin, boundary: boundary, isOwn: false)]
+        zoneRawStart = bytes.offset
+        zoneRawStartLine = lines.physicalLine
+        zoneBytes = lines.withDecodedBytes(Array.init)
+        zoneLines = [
+          ZoneLine(end: zoneBytes.count, line: head.line, known: head.known, boundary: head.boundary, isOwn: false)
+        ]
       } else if outermost == .todo {
         uidBytes = nil
         relatedLines = []
@@ -293,6 +266,36 @@ struct ICSSkim {
     var zones = self.zones
     forEachZoneLine { text, _ in zones = RecordDigest(of: UnsafeRawBufferPointer(text), seed: zones) }
     self.zones = zones
+    if seenZones.count < Self.seenZoneLimit, bytes.offset - zoneRawStart <= Self.seenZoneSize,
+      let raw = bytes.bufferedBytes(since: zoneRawStart)
+    {
+      seenZones.append(
+        SeenZone(
+          begin: Array(zoneBytes[..<zoneLines[0].end]), raw: raw, physicalLines: lines.physicalLine - zoneRawStartLine,
+          decoded: zoneBytes, lineEnds: zoneLines.map(\.end)))
+    }
+  }
+
+  /// Passes over a VTIMEZONE whose `BEGIN` line was just read when it repeats one read before
+  /// byte for byte, adding its lines to the digest: adding it to the session again would change
+  /// nothing (the first of a TZID wins; it passed the checks already).
+  private mutating func passOverSeenZone() -> Bool {
+    for seen in seenZones where lines.withDecodedBytes({ $0.elementsEqual(seen.begin) }) {
+      guard seen.raw.withUnsafeBufferPointer({ lines.passOver(repeated: $0, lineCount: seen.physicalLines) }) else {
+        continue
+      }
+      var zones = self.zones
+      seen.decoded.withUnsafeBytes { decoded in
+        var start = 0
+        for end in seen.lineEnds {
+          zones = RecordDigest(of: UnsafeRawBufferPointer(rebasing: decoded[start..<end]), seed: zones)
+          start = end
+        }
+      }
+      self.zones = zones
+      return true
+    }
+    return false
   }
 
   /// Whether the VTIMEZONE read is, byte for byte, the one the session keeps for its TZID:
@@ -312,7 +315,10 @@ struct ICSSkim {
     var index = 0
     var equal = true
     forEachZoneLine { text, _ in
-      if equal { equal = kept.lines[index].text.utf8.elementsEqual(text) }
+      if equal {
+        var keptText = kept.lines[index].text
+        equal = keptText.withUTF8 { $0.elementsEqual(text) }
+      }
       index += 1
     }
     return equal

@@ -82,6 +82,47 @@ public final class ByteReader {
   /// The offset of the next byte from the start of the input.
   public var offset: Int { consumedBefore + position }
 
+  /// The bytes consumed since `offset`, while the buffer still holds them all (nil once a
+  /// refill has dropped some): a reader keeps a run of lines it may meet again.
+  public func bufferedBytes(since offset: Int) -> [UInt8]? {
+    guard offset >= consumedBefore, offset <= self.offset else { return nil }
+    return Array(UnsafeBufferPointer(rebasing: buffer[(offset - consumedBefore)..<position]))
+  }
+
+  /// Consumes `expected` when the buffer holds it next, and after it a byte that does not
+  /// continue its last line (no space or tab, no line feed after a carriage return); false,
+  /// with nothing consumed, otherwise (also when the buffer ends first).
+  public func consume(ifBufferedNext expected: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let last = expected.last, position + expected.count < count else { return false }
+    let after = buffer[position + expected.count]
+    guard after != 0x20, after != 0x09, last != 0x0D || after != 0x0A,
+      memcmp(buffer.baseAddress! + position, expected.baseAddress!, expected.count) == 0
+    else { return false }
+    position += expected.count
+    return true
+  }
+
+  /// Goes back to the first byte, for a second reading of an input held in memory or in a
+  /// file that can seek (a regular file, a spooled input): the iCalendar pre-scan reads a
+  /// file again the thorough way when its quick reading meets something it does not judge.
+  public func rewind() throws(RemconvError) {
+    position = 0
+    consumedBefore = 0
+    nextLineFeed = -1
+    nextCarriageReturn = -1
+    lineFeedsBefore = 0
+    lineStartBefore = 0
+    // Bytes in memory are all in the buffer, screened once; a file is read again.
+    guard descriptor >= 0 else { return }
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+      throw .ioFailure("\(name): cannot read the input again: \(String(cString: strerror(errno)).lowercased())")
+    }
+    count = 0
+    filled = 0
+    reachedEnd = false
+    refusal = nil
+  }
+
   /// The next byte without consuming it.
   @inline(__always)
   public func peek() throws(RemconvError) -> UInt8? {

@@ -38,7 +38,8 @@ final class ContentLineReader {
   private let bytes: ByteReader
   private let file: String
   private let diagnostics: DiagnosticLog?
-  private var physicalLine = 0
+  /// The physical lines read or passed over.
+  private(set) var physicalLine = 0
   /// The logical line being unfolded; its storage is reused from line to line.
   private var logical: [UInt8] = []
   /// The current line decoded, when it was not plain ASCII (decoding decides its name).
@@ -99,6 +100,21 @@ final class ContentLineReader {
 
   /// The length in bytes of the last `nextHead()`'s line once decoded.
   var decodedLength: Int { decoded?.text.utf8.count ?? logical.count }
+
+  /// Passes over `raw`, `lineCount` physical lines read before, when the input continues
+  /// with them (`ByteReader.consume(ifBufferedNext:)`); false, with nothing passed over,
+  /// otherwise.
+  func passOver(repeated raw: UnsafeBufferPointer<UInt8>, lineCount: Int) -> Bool {
+    guard bytes.consume(ifBufferedNext: raw) else { return false }
+    physicalLine += lineCount
+    return true
+  }
+
+  /// The last `nextHead()`'s line once decoded, as bytes, without making a string of it.
+  func withDecodedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if var text = decoded?.text { return text.withUTF8(body) }
+    return logical.withUnsafeBufferPointer(body)
+  }
 
   private var current = Head(known: nil, boundary: nil, line: 0)
 

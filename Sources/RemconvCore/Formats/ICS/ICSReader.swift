@@ -270,36 +270,6 @@ final class ICSReader: RawRecordReader {
   private static func isOverride(_ block: ComponentBlock) -> Bool { block.has(.recurrenceID) }
 }
 
-/// The first pass over an input: VTIMEZONEs and parent-to-child links.
-enum ICSPrescan {
-  /// Reads the VTIMEZONEs and the links; returns a digest of the VTIMEZONEs' lines as text,
-  /// for the digests of VTODOs (a VTODO's times mean what the zones say).
-  @discardableResult
-  static func scan(_ bytes: ByteReader, session: ICSReadSession) throws(RemconvError) -> String {
-    var zones = RecordDigest(high: 0, low: 0)
-    // Of a VTODO only its own UID and RELATED-TO lines are needed here (not its VALARMs'), and
-    // the VTIMEZONEs whole: the reading pass leaves them to this one.
-    let cutter = ComponentCutter(
-      lines: ContentLineReader(bytes: bytes, file: session.file, diagnostics: nil), file: session.file,
-      keeping: ["VTODO", "VTIMEZONE"],
-      selecting: ComponentCutter.LineSelection(whole: ["VTIMEZONE"], topLevel: [.uid, .relatedTo]))
-    while let event = try cutter.next() {
-      guard case .component(let block, _) = event else { continue }
-      if block.name == "VTIMEZONE" {
-        try session.zones.add(block)
-        for line in block.lines { zones = zones.appending(line.text) }
-      } else if let parent = block.firstValue(of: .uid), !parent.isEmpty {
-        for (_, line) in block.topLevelProperties() where line.known == .relatedTo {
-          guard let parts = line.parts, parts.parameter("RELTYPE")?.uppercased() == "CHILD" else { continue }
-          let child = ICSText.unescape(parts.value).trimmingASCIIWhitespace()
-          if !child.isEmpty { session.links.add(child: child, parent: parent, at: session.location(line.line)) }
-        }
-      }
-    }
-    return "\(zones.high)-\(zones.low)"
-  }
-}
-
 /// Opens an input twice, for the pre-scan and the reading pass.
 enum ICSInput {
   static func openTwice(_ context: ReaderContext) throws(RemconvError) -> (prescan: ByteReader, main: ByteReader) {

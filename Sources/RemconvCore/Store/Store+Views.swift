@@ -209,8 +209,8 @@ extension Store {
 
   /// How many reminders have each combination of the facts the scopes other than Today look
   /// at, by list: one pass over the index `reminders_by_due_day_state`, which holds the four
-  /// columns (named: without stats SQLite would rather read the narrower list index and every
-  /// row of the table behind it, twice the instructions at 1M). A done or flagged state reads
+  /// columns (named: without statistics SQLite would rather read the narrower list index and
+  /// every row of the table behind it, about twice the CPU time at 1M). A done or flagged state reads
   /// as `Row.bool` does; a reminder has a due date when `due_day` is set (its due parses).
   public func forEachFactCount(
     _ body: (_ listRowID: Int64, _ isDone: Bool, _ flagged: Bool, _ hasDue: Bool, _ count: Int) throws -> Void

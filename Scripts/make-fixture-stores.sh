@@ -82,6 +82,7 @@ make v0005.sqlite 5 "" "$src/data-0005.sql"
 make v0006.sqlite 6 "" "$src/data-0006.sql"
 make v0007.sqlite 7 "" "$src/data-0007.sql"
 make v0008.sqlite 8 "" "$src/data-0008.sql"
+make v0011.sqlite 11 "" "$src/data-0008.sql" "$src/data-0011.sql"
 # A store of a newer remconv: every step of this one, then one it does not know (numbered far
 # ahead so that steps added here never meet it).
 head_steps=$(ls Migrations/[0-9][0-9][0-9][0-9]_*.sql | wc -l)

@@ -45,7 +45,7 @@ import Testing
     #expect(seenDuringImport.count == 2)
     for names in seenDuringImport {
       #expect(names.isDisjoint(with: Store.indexesReadAfterImport))
-      #expect(names.contains("reminders_by_uid"))
+      #expect(names.contains("reminders_by_folded_uid"))
     }
     #expect(try indexes(of: store) == defined)
     #expect(try store.database.scalar("PRAGMA integrity_check") == .text("ok"))

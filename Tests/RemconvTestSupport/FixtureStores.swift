@@ -6,7 +6,7 @@ public enum FixtureStores {
   /// One store per earlier schema version, with realistic data.
   public static let earlierVersions = [
     "v0001.sqlite", "v0002.sqlite", "v0003.sqlite", "v0004.sqlite", "v0005.sqlite", "v0006.sqlite", "v0007.sqlite",
-    "v0008.sqlite",
+    "v0008.sqlite", "v0011.sqlite",
   ]
 
   /// The columns steps 0008 and later add to a reminder row written before them: 0008's derived

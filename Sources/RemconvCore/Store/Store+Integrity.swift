@@ -276,22 +276,36 @@ extension Store {
 
   /// Every reminder whose UID another reminder also has, grouped by UID, oldest row first.
   /// In the imported scope: the UIDs of imported reminders that another row shares.
+  ///
+  /// There is no index of UIDs themselves (migration 0012), only of folded UIDs: a UID another
+  /// row has exactly has a folded UID another row has, so the rows are found by their folded
+  /// UID and compared exactly among the few that share it.
   public func duplicateReminderUIDRows(in scope: IntegrityScope) throws -> [IntegrityReminderLink] {
-    let duplicated: String
+    let sharedExactly = """
+      r.uid IS NOT NULL AND r.uid <> ''
+        AND EXISTS (SELECT 1 FROM reminders o WHERE upper(o.uid) = upper(r.uid) AND o.uid = r.uid AND o.id <> r.id)
+      """
+    var withClause = ""
+    let condition: String
     switch scope {
     case .everything, .importedEveryReminder:
-      duplicated = "SELECT uid FROM reminders WHERE uid IS NOT NULL AND uid <> '' GROUP BY uid HAVING count(*) > 1"
+      // The folded UIDs more than one row has, in one pass over their index in order.
+      condition = """
+        upper(r.uid) IN (SELECT upper(uid) FROM reminders GROUP BY upper(uid) HAVING count(*) > 1)
+          AND \(sharedExactly)
+        """
     case .importedReminders:
-      duplicated = """
-        SELECT r.uid FROM \(scope.reminders)
-        WHERE r.uid IS NOT NULL AND r.uid <> ''
-          AND EXISTS (SELECT 1 FROM reminders o WHERE o.uid = r.uid AND o.id <> r.id)
+      // The imported UIDs another row has, found once.
+      withClause = "WITH duplicated(uid) AS MATERIALIZED (SELECT r.uid FROM \(scope.reminders) WHERE \(sharedExactly))"
+      condition = """
+        upper(r.uid) IN (SELECT upper(uid) FROM duplicated) AND r.uid IN (SELECT uid FROM duplicated)
         """
     }
     return try database.rows(
       """
+      \(withClause)
       SELECT r.id, r.uid, r.title, r.list_id, r.parent_id FROM reminders r
-      WHERE r.uid IN (\(duplicated))
+      WHERE \(condition)
       ORDER BY r.uid, r.id
       """
     ).map { row in

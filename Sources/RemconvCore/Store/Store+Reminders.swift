@@ -101,6 +101,12 @@ extension Store {
   static let reminderJoins =
     "FROM reminders r JOIN lists l ON l.id = r.list_id LEFT JOIN reminders p ON p.id = r.parent_id"
   static let reminderByRowIDQuery = "SELECT \(reminderColumns) \(reminderJoins) WHERE r.id = ?"
+  /// The condition that the reminder `r` has exactly the UID bound as `?1`. There is no index of
+  /// UIDs themselves (migration 0012): SQLite seeks the rows with the same folded UID in the
+  /// index of folded UIDs, in row order, and compares the UID of each. The unary `+` keeps
+  /// `r.uid = ?1` from being propagated into `upper(r.uid)`, which would become `upper(?1)`
+  /// and no longer name the index.
+  static let exactUID = "upper(r.uid) = upper(?1) AND +r.uid = ?1"
   /// `reminderByRowIDQuery` for a reminder whose list row may be gone (an orphan).
   static let orphanByRowIDQuery = """
     SELECT \(reminderColumns) FROM reminders r LEFT JOIN lists l ON l.id = r.list_id
@@ -179,7 +185,7 @@ extension Store {
   /// The first reminder stored with `uid`.
   public func reminder(uid: String) throws -> StoredReminder? {
     let statement = try database.statement(
-      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE r.uid = ? ORDER BY r.id LIMIT 1")
+      "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE \(Self.exactUID) ORDER BY r.id LIMIT 1")
     try statement.bind([.text(uid)])
     defer { statement.reset() }
     return try statement.step().map(Self.decodeReminder)
@@ -212,13 +218,13 @@ extension Store {
 
   static let reminderStateQuery = """
     SELECT \(ReminderColumn.selectList(reading: Set(ReminderColumn.allCases).subtracting([.uid, .listUID])))
-    FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE r.uid = ? ORDER BY r.id LIMIT 1
+    FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id WHERE \(exactUID) ORDER BY r.id LIMIT 1
     """
 
   /// The row id of the first reminder with `uid`.
   public func reminderRowID(uid: String) throws -> Int64? {
     let statement = try database.statement(HotQuery.rowIDByUID) {
-      "SELECT id FROM reminders WHERE uid = ? ORDER BY id LIMIT 1"
+      "SELECT r.id FROM reminders r WHERE \(Self.exactUID) ORDER BY r.id LIMIT 1"
     }
     try statement.bind(.text(uid), at: 1)
     defer { statement.reset() }

@@ -44,12 +44,15 @@ extension Store: ReminderRepository {
   }
 
   public func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState] {
-    try database.rows(
+    // A subtask is sought in the index of subtasks (`parent_id = ?`, which the partial index
+    // of migration 0012 answers); a top-level reminder among its list's rows.
+    let parentTerm = parent == nil ? "r.parent_id IS NULL" : "r.parent_id = ?"
+    return try database.rows(
       """
       SELECT \(ReminderColumn.selectList(reading: Set(ReminderColumn.allCases).subtracting([.uid, .listUID])))
       FROM reminders r LEFT JOIN reminders p ON p.id = r.parent_id
-      WHERE r.list_id = ? AND r.parent_id IS ? AND r.title = ? ORDER BY r.id
-      """, [.integer(list.ordinal), parent.map { .integer($0.ordinal) } ?? .null, .text(title)]
+      WHERE r.list_id = ? AND \(parentTerm) AND r.title = ? ORDER BY r.id
+      """, [.integer(list.ordinal)] + (parent.map { [.integer($0.ordinal)] } ?? []) + [.text(title)]
     ).map(Self.reminderState)
   }
 

@@ -337,12 +337,11 @@ public final class Store {
     }
   }
 
-  /// The indexes of `reminders` that only reads outside an import use (views, counts, searches,
-  /// short IDs, the skip of unchanged records on a later import): a first import does not look
-  /// anything up by them, so they can be built after its rows.
-  static let indexesReadAfterImport: Set<String> = [
-    "reminders_by_due_day", "reminders_by_state", "reminders_by_folded_uid", "reminders_by_source_digest",
-  ]
+  /// The indexes of `reminders` that only reads outside an import use (views, counts, the skip
+  /// of unchanged records on a later import): a first import does not look anything up by them,
+  /// so they can be built after its rows. The index of folded UIDs is not among them: an import
+  /// looks its UIDs up there (`exactUID`).
+  static let indexesReadAfterImport: Set<String> = ["reminders_by_due_day_state", "reminders_by_source_digest"]
 
   /// Runs `body`, inside a write transaction, with the indexes of `indexesReadAfterImport` set
   /// aside while the store holds no reminder, and builds them again afterwards from the table

@@ -112,7 +112,7 @@ import Testing
     try FixtureStores.copy(Self.fixture("b99ed97"), into: bench.directory)
     let before = bench.run("migrate")
     #expect(before.status == .ok, "\(before.errors)")
-    #expect(before.output.contains("state    behind: 6 steps pending"))
+    #expect(before.output.contains("state    behind: 7 steps pending"))
     #expect(
       before.output.contains(
         "0003_uids_timestamps_due_kind  2026-12-01T14:29:16.702Z  remconv 0.1.0  (earlier text: the text released in b99ed97"
@@ -157,7 +157,7 @@ import Testing
     #expect(
       store.upgradeReport?.applied == [
         "0007_converge_earlier_releases", "0008_view_index_columns", "0009_recurrence_alarms_start", "0010_sync_state",
-        "0011_sync_discovery",
+        "0011_sync_discovery", "0012_leaner_reminder_indexes",
       ])
     // Every column as it was; 0008's derived columns are new, made from the row's own values,
     // and 0009's are empty.

@@ -22,7 +22,7 @@ import Testing
     #expect(lines.count == 1)
     #expect(
       lines.first?.hasPrefix(
-        "remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0011_sync_discovery (backup: \(bench.storePath).backup-0002-to-0011-"
+        "remconv: upgraded store \(bench.storePath) from 0002_notes_and_priority to 0012_leaner_reminder_indexes (backup: \(bench.storePath).backup-0002-to-0012-"
       ) == true)
     let lists = try #require(try json(result.output)["lists"]?.arrayValue)
     #expect(
@@ -97,17 +97,17 @@ import Testing
     let bench = try bench(with: "v0002.sqlite")
     let text = bench.run("migrate")
     #expect(text.status == .ok)
-    #expect(text.output.contains("state    behind: 9 steps pending"))
+    #expect(text.output.contains("state    behind: 10 steps pending"))
     #expect(text.output.contains("  0001_lists_and_reminders  2024-03-02T08:14:00Z  remconv 0.0.1"))
     #expect(
       text.output.contains(
-        "pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests\n  0007_converge_earlier_releases\n  0008_view_index_columns\n  0009_recurrence_alarms_start\n  0010_sync_state\n  0011_sync_discovery"
+        "pending\n  0003_uids_timestamps_due_kind\n  0004_subtasks_tags_url_extra\n  0005_unique_list_names\n  0006_record_digests\n  0007_converge_earlier_releases\n  0008_view_index_columns\n  0009_recurrence_alarms_start\n  0010_sync_state\n  0011_sync_discovery\n  0012_leaner_reminder_indexes"
       ))
     let status = try json(bench.run("migrate status --json").output)
     #expect(status["state"] == .string("behind"))
     #expect(status["version"] == .string("0002_notes_and_priority"))
     #expect(status["userVersion"] == .number(2))
-    #expect(status["pending"]?.arrayValue?.count == 9)
+    #expect(status["pending"]?.arrayValue?.count == 10)
     #expect(status["applied"]?.arrayValue?.first?["toolVersion"] == .string("0.0.1"))
     #expect(bench.run("migrate status --store \(bench.directory.file("missing.sqlite"))").status == .noInput)
   }
@@ -122,9 +122,9 @@ import Testing
             .string("0005_unique_list_names"), .string("0006_record_digests"),
             .string("0007_converge_earlier_releases"), .string("0008_view_index_columns"),
             .string("0009_recurrence_alarms_start"), .string("0010_sync_state"),
-            .string("0011_sync_discovery"),
+            .string("0011_sync_discovery"), .string("0012_leaner_reminder_indexes"),
           ]))
-      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0011-20261129T100000Z") == true)
+      #expect(plan["backup"]?.stringValue?.hasPrefix(bench.storePath + ".backup-0004-to-0012-20261129T100000Z") == true)
       #expect(plan["duplicateNames"]?.arrayValue?.map { $0["key"] } == [.string("home"), .string("café")])
       let actions = try #require(plan["preflight"]?.arrayValue)
       #expect(actions.compactMap { $0["action"]?.stringValue } == ["merge", "merge", "merge", "assign-uid"])
@@ -151,12 +151,13 @@ import Testing
           .string("0004_subtasks_tags_url_extra"), .string("0005_unique_list_names"), .string("0006_record_digests"),
           .string("0007_converge_earlier_releases"), .string("0008_view_index_columns"),
           .string("0009_recurrence_alarms_start"), .string("0010_sync_state"), .string("0011_sync_discovery"),
+          .string("0012_leaner_reminder_indexes"),
         ]))
     let backup = try #require(report["backup"]?.stringValue)
     #expect(FileManager.default.fileExists(atPath: backup))
     let again = bench.run("migrate up")
     #expect(again.status == .ok)
-    #expect(again.output == "store \(bench.storePath) is up to date (0011_sync_discovery)\n")
+    #expect(again.output == "store \(bench.storePath) is up to date (0012_leaner_reminder_indexes)\n")
     #expect(bench.run("migrate up --to 0002").status == .dataError)
   }
 
@@ -176,7 +177,7 @@ import Testing
     let restored = bench.run(["migrate", "restore", backup])
     #expect(restored.status == .ok)
     #expect(restored.output.contains("restored \(bench.storePath) from \(backup) (at 0003_uids_timestamps_due_kind)"))
-    #expect(restored.output.contains("the store as it was is saved as \(bench.storePath).backup-0011-to-0003-"))
+    #expect(restored.output.contains("the store as it was is saved as \(bench.storePath).backup-0012-to-0003-"))
     #expect(restored.output.contains("the next command upgrades it"))
     #expect(bench.run("migrate status --json").output.contains(#""state":"behind""#))
     let missing = bench.run(["migrate", "restore", bench.directory.file("nope.sqlite")])

@@ -105,7 +105,7 @@ private final class Child {
     let history = try database.scalar("SELECT count(*) FROM remconv_migrations")
     let userVersion = try database.scalar("PRAGMA user_version")
     if point == "commit" {
-      #expect(history == .integer(11) && userVersion == .integer(11), "committed: the new version")
+      #expect(history == .integer(12) && userVersion == .integer(12), "committed: the new version")
       let reminders = try FixtureStores.rows(of: "reminders", in: database)
       #expect(reminders.mapValues { $0["title"] } == originalReminders.mapValues { $0["title"] })
     } else {
@@ -125,7 +125,7 @@ private final class Child {
     // And the store upgrades normally afterwards.
     let store = try Store(path: path)
     defer { store.close() }
-    #expect(try store.database.scalar("PRAGMA user_version") == .integer(11))
+    #expect(try store.database.scalar("PRAGMA user_version") == .integer(12))
     #expect(try store.reminderCount() == originalReminders.count)
   }
 
@@ -139,10 +139,10 @@ private final class Child {
       #expect(results.map(\.status) == [0, 0], "round \(round): \(results.map(\.errors))")
       #expect(results.allSatisfy { $0.errors.isEmpty }, "round \(round): \(results.map(\.errors))")
       let applied = results.filter { $0.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders") }
-      let upToDate = results.filter { $0.output == "store \(path) is up to date (0011_sync_discovery)\n" }
+      let upToDate = results.filter { $0.output == "store \(path) is up to date (0012_leaner_reminder_indexes)\n" }
       #expect(applied.count == 1 && upToDate.count == 1, "round \(round): \(results.map(\.output))")
       let status = try Store.migrationStatus(at: path)
-      #expect(status.state == .current && status.applied.count == 11, "round \(round)")
+      #expect(status.state == .current && status.applied.count == 12, "round \(round)")
       #expect(MigrationBackup.list(for: path).count == 1, "round \(round): one upgrade, one backup")
     }
   }
@@ -166,7 +166,7 @@ private final class Child {
     let waited = patient.finish()
     #expect(waited.status == 0, "\(waited.errors)")
     #expect(
-      waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0011_sync_discovery"))
+      waited.output.hasPrefix("upgraded store \(path) from 0001_lists_and_reminders to 0012_leaner_reminder_indexes"))
     #expect(try Store.migrationStatus(at: path).state == .current)
   }
 }

@@ -21,7 +21,7 @@ import Testing
     let store = try Store(path: path, options: options)
     store.close()
     let backup = try #require(MigrationBackup.list(for: path).first)
-    #expect(backup.path == path + ".backup-0002-to-0011-20261129T100000Z.sqlite")
+    #expect(backup.path == path + ".backup-0002-to-0012-20261129T100000Z.sqlite")
     #expect(try FixtureUpgradeTests.permissions(of: backup.path) == 0o600)
     let counts = try StoreSnapshot.tableCounts(try Database(path: FixtureStores.path("v0002.sqlite"), mode: .readOnly))
     try MigrationBackup.verify(backup.path, counts: counts)
@@ -29,8 +29,8 @@ import Testing
       try Database(path: backup.path, mode: .readOnly).scalar("PRAGMA journal_mode") == .text("delete"),
       "a backup is one self-contained file")
     #expect(
-      MigrationBackup.nextPath(for: path, from: 2, to: 11, at: options.now()) == path
-        + ".backup-0002-to-0011-20261129T100000Z-2.sqlite")
+      MigrationBackup.nextPath(for: path, from: 2, to: 12, at: options.now()) == path
+        + ".backup-0002-to-0012-20261129T100000Z-2.sqlite")
   }
 
   @Test func upgradesKeepTheNewestThreeBackups() throws {
@@ -98,14 +98,14 @@ import Testing
     #expect(report.version == "0001_lists_and_reminders" && report.needsUpgrade)
     let previous = try #require(report.previous)
     #expect(!report.previousWasDamaged)
-    #expect(previous.fromVersion == 11 && previous.toVersion == 1)
+    #expect(previous.fromVersion == 12 && previous.toVersion == 1)
     #expect(try FixtureUpgradeTests.permissions(of: previous.path) == 0o600)
     #expect(try FixtureStores.rows(of: "reminders", inFile: path) == original)
     #expect(try FixtureStores.rows(of: "reminders", inFile: previous.path)[1]?["title"] == .text("geändert"))
     #expect(try Store.migrationStatus(at: path).state == .behind)
     // The next open upgrades the restored store again.
     let reopened = try Store(path: path)
-    #expect(reopened.upgradeReport?.applied.count == 10)
+    #expect(reopened.upgradeReport?.applied.count == 11)
     reopened.close()
   }
 

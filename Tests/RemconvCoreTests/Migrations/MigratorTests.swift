@@ -236,15 +236,15 @@ import Testing
     #expect(first.backup.map { ($0.fromVersion, $0.toVersion) } ?? (0, 0) == (1, 3))
     #expect(store.needsUpgrade)
     #expect(try store.database.scalar("PRAGMA user_version") == .integer(3))
-    let rest = try store.migrate(upTo: "0011_sync_discovery")
+    let rest = try store.migrate(upTo: "0012_leaner_reminder_indexes")
     #expect(
       rest.applied == [
         "0004_subtasks_tags_url_extra", "0005_unique_list_names", "0006_record_digests",
         "0007_converge_earlier_releases", "0008_view_index_columns", "0009_recurrence_alarms_start", "0010_sync_state",
-        "0011_sync_discovery",
+        "0011_sync_discovery", "0012_leaner_reminder_indexes",
       ])
     #expect(!store.needsUpgrade)
-    #expect(try store.migrate(upTo: "11").isUpToDate)
+    #expect(try store.migrate(upTo: "12").isUpToDate)
     #expect(expectRemconvError("conflict") { try store.migrate(upTo: "0002") }.contains("migrations only run forward"))
     #expect(
       expectRemconvError("invalidInput") { try store.migrate(upTo: "9999_nothing") }.contains("no such migration"))

@@ -29,7 +29,7 @@ import Testing
           plan.steps.map(\.id) == [
             "0005_unique_list_names", "0006_record_digests", "0007_converge_earlier_releases",
             "0008_view_index_columns", "0009_recurrence_alarms_start", "0010_sync_state",
-            "0011_sync_discovery",
+            "0011_sync_discovery", "0012_leaner_reminder_indexes",
           ])
         #expect(plan.preflight.duplicates.map { $0.lists.map(\.rowID) } == [[1, 3, 4], [6, 7]])
         #expect(plan.preflight.duplicates.map(\.key) == ["home", "caf\u{E9}"])

@@ -308,7 +308,7 @@ import Testing
       defer { database.close() }
       guard
         case .integer(let root) = try database.scalar(
-          "SELECT rootpage FROM sqlite_schema WHERE name = 'reminders_by_uid'"),
+          "SELECT rootpage FROM sqlite_schema WHERE name = 'reminders_by_folded_uid'"),
         case .integer(let pageSize) = try database.scalar("PRAGMA page_size")
       else {
         Issue.record("cannot find the index's root page")

@@ -137,6 +137,18 @@ import Testing
         """)
   }
 
+  /// A line is built in a buffer that starts at 256 bytes: a row far longer keeps every byte,
+  /// its cells after the title in order, and no trailing blank.
+  @Test func aRowLongerThanTheLineBufferIsWrittenWhole() throws {
+    let bench = try AppFixture.bench()
+    let title = String(repeating: "Très long titre ", count: 40) + "fin"
+    let added = bench.run(["add", title, "--list", "Someday", "--due", "2026-12-01T09:00:30Z", "--priority", "high"])
+    #expect(added.status == .ok)
+    let id = String(added.output.trimmingCharacters(in: .newlines).prefix(8))
+    let output = bench.run(["show", "Someday"]).output
+    #expect(output == "Someday\n  \(id)  [ ] \(title)  2026-12-01 09:00:30 UTC  !!!\n")
+  }
+
   @Test func aSmartViewGroupsByListAndNamesTheListInTheCompletedSection() throws {
     let bench = try AppFixture.bench()
     #expect(

@@ -75,63 +75,81 @@ struct ViewTextRow {
 
 /// The bytes of one line as it is made: spaces are held back until something follows them, so
 /// a line ends without trailing blanks, as `TextTable` trims its lines.
-struct LineBytes {
-  private(set) var bytes: [UInt8] = []
+///
+/// The bytes go into a buffer the line owns and reuses, not an array: an array's append checks
+/// and grows its storage byte by byte, which cost more than all else a row's cells do.
+final class LineBytes {
+  private var buffer: UnsafeMutableBufferPointer<UInt8>
+  private var count = 0
   private var pendingSpaces = 0
 
-  init() { bytes.reserveCapacity(256) }
+  init() { buffer = .allocate(capacity: 256) }
 
-  mutating func spaces(_ count: Int) { pendingSpaces += max(0, count) }
+  deinit { buffer.deallocate() }
 
-  mutating func text(_ text: some StringProtocol) {
+  func spaces(_ count: Int) { pendingSpaces += max(0, count) }
+
+  func text(_ text: some StringProtocol) {
     let copied = text.utf8.withContiguousStorageIfAvailable { append($0) }
-    if copied == nil { append(Array(text.utf8)) }
+    if copied == nil { Array(text.utf8).withUnsafeBufferPointer { append($0) } }
   }
 
   /// Appends `text`'s bytes; its trailing spaces are held back.
-  private mutating func append(_ text: some RandomAccessCollection<UInt8>) {
-    var length = text.count
-    var end = text.endIndex
-    while length > 0 {
-      let last = text.index(before: end)
-      guard text[last] == 0x20 else { break }
-      end = last
-      length -= 1
-    }
-    let trailing = text.count - length
-    guard length > 0 else {
+  private func append(_ text: UnsafeBufferPointer<UInt8>) {
+    var end = text.count
+    while end > 0, text[end - 1] == 0x20 { end -= 1 }
+    let trailing = text.count - end
+    guard end > 0, let source = text.baseAddress else {
       pendingSpaces += trailing
       return
     }
     flushSpaces()
-    bytes.append(contentsOf: text[..<end])
+    reserve(end)
+    (buffer.baseAddress! + count).initialize(from: source, count: end)
+    count += end
     pendingSpaces = trailing
   }
 
-  mutating func ascii(_ byte: UInt8) {
+  func ascii(_ byte: UInt8) {
     flushSpaces()
-    bytes.append(byte)
+    reserve(1)
+    buffer[count] = byte
+    count += 1
   }
 
   /// Two digits of `value` (0 to 99).
-  mutating func twoDigits(_ value: Int) {
+  func twoDigits(_ value: Int) {
     flushSpaces()
-    bytes.append(0x30 &+ UInt8(truncatingIfNeeded: value / 10))
-    bytes.append(0x30 &+ UInt8(truncatingIfNeeded: value % 10))
+    reserve(2)
+    buffer[count] = 0x30 &+ UInt8(truncatingIfNeeded: value / 10)
+    buffer[count + 1] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+    count += 2
   }
 
-  private mutating func flushSpaces() {
-    while pendingSpaces > 0 {
-      bytes.append(0x20)
-      pendingSpaces -= 1
-    }
+  private func flushSpaces() {
+    guard pendingSpaces > 0 else { return }
+    reserve(pendingSpaces)
+    (buffer.baseAddress! + count).initialize(repeating: 0x20, count: pendingSpaces)
+    count += pendingSpaces
+    pendingSpaces = 0
+  }
+
+  /// Makes room for `more` bytes past those written.
+  private func reserve(_ more: Int) {
+    guard count + more > buffer.count else { return }
+    let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(2 * buffer.count, count + more))
+    (larger.baseAddress! as UnsafeMutablePointer<UInt8>).initialize(from: buffer.baseAddress!, count: count)
+    buffer.deallocate()
+    buffer = larger
   }
 
   /// Writes the line and a line feed, and starts the next.
-  mutating func finish(to output: ByteWriter) throws {
-    bytes.append(0x0A)
-    try output.write(bytes: bytes)
-    bytes.removeAll(keepingCapacity: true)
+  func finish(to output: ByteWriter) throws {
+    reserve(1)
+    buffer[count] = 0x0A
+    count += 1
+    try output.write(buffer: UnsafeBufferPointer(rebasing: buffer[..<count]))
+    count = 0
     pendingSpaces = 0
   }
 }
@@ -154,7 +172,7 @@ struct ViewTable {
   private var page: [Item] = []
   private var heldRows = 0
   private var widths: [Int]?
-  private var line = LineBytes()
+  private let line = LineBytes()
   /// Where a row's note starts: past the indent, the ID column and the check box.
   private var noteIndent = ""
 

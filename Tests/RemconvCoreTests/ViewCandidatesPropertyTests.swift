@@ -460,4 +460,23 @@ import Testing
       }
     }
   }
+
+  /// The shared-prefix count compared eight bytes a step agrees with counting byte by byte,
+  /// for every length around the word boundaries and a difference at every position.
+  @Test func sharedBytesAgreesWithByteByByteCount() {
+    for length in 0...25 {
+      let left = (0..<length).map { UInt8(0x41 + $0 % 26) }
+      for otherLength in 0...25 {
+        for differing in -1..<otherLength {
+          var right = (0..<otherLength).map { UInt8(0x41 + $0 % 26) }
+          if differing >= 0 { right[differing] ^= 0x20 }
+          let expected = zip(left, right).prefix { $0 == $1 }.count
+          let counted = left.withUnsafeBufferPointer { leftBytes in
+            right.withUnsafeBufferPointer { Store.sharedBytes(leftBytes, $0) }
+          }
+          #expect(counted == expected, "\(length) bytes against \(otherLength), differing at \(differing)")
+        }
+      }
+    }
+  }
 }

@@ -166,6 +166,25 @@ public final class Statement {
     }
   }
 
+  /// Steps to the end (the statement is then reset), calling `body` with each row's column 0
+  /// as an integer and the bytes of column 1 read as text (valid only inside `body`): for
+  /// reading a whole index without a `Row` and its checks per row.
+  func forEachIntegerAndText(_ body: (Int64, UnsafeBufferPointer<UInt8>) -> Void) throws(SQLiteError) {
+    while true {
+      let code = sqlite3_step(raw)
+      guard code == SQLITE_ROW else {
+        let error = code == SQLITE_DONE ? nil : database.lastError(code: code, sql: sql)
+        sqlite3_reset(raw)
+        if let error { throw error }
+        return
+      }
+      let pointer = sqlite3_column_text(raw, 1)
+      body(
+        sqlite3_column_int64(raw, 0),
+        UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(raw, 1))))
+    }
+  }
+
   var columnCount: Int32 { sqlite3_column_count(raw) }
 
   func value(at index: Int32) -> SQLValue {

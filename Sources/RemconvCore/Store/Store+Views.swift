@@ -397,22 +397,44 @@ extension Store {
       """)
     try statement.bind(values)
     defer { statement.reset() }
-    // A store holds a few zones: each is checked once.
-    var zoneIsKnown: [String: Bool] = [:]
-    func isKnown(_ zone: String) -> Bool {
-      if let known = zoneIsKnown[zone] { return known }
-      let known = TimeZoneNames.isKnownWithoutTheList(zone)
-      zoneIsKnown[zone] = known
-      return known
-    }
+    var zones = SeenZones()
     while let row = try statement.step() {
-      let due = row.string(8).flatMap { try? DueDate(isoText: $0, timeZone: row.string(9), zoneIsKnown: isKnown) }
+      // The due date is read from its bytes in place; its zone, one of a few, is made a string
+      // and checked once.
+      var due: DueDate?
+      if !row.isNull(8) {
+        let zone = zones.zone(row, 9)
+        due = row.withTextBytes(8) { try? DueDate(isoBytes: $0, timeZone: zone.name, zoneIsKnown: { _ in zone.isKnown }) }
+      }
       try body(
         ViewReminder(
           rowID: row.integer(0), listRowID: row.integer(1), parentRowID: row.int(2), uid: row.string(3) ?? "",
           title: row.string(4) ?? "", notes: row.string(5) ?? "", isDone: row.bool(6), flagged: row.bool(7),
           dueDate: due, priority: Priority(storedValue: Int(row.integer(10))) ?? .none, isRepeating: row.bool(11),
           hasAlarms: row.bool(12)))
+    }
+  }
+
+  /// The zones a view's rows name (a store holds a few), each made a string and checked once
+  /// when first met, found again by its bytes.
+  struct SeenZones {
+    private var seen: [(bytes: [UInt8], zone: Zone)] = []
+    /// A zone's name, and whether it is known (`TimeZoneNames.isKnownWithoutTheList`).
+    typealias Zone = (name: String?, isKnown: Bool)
+    /// Past these many zones, each row's zone is made a string of its own.
+    static let limit = 16
+
+    /// The zone of `row`'s column `index` (a nil name for NULL).
+    mutating func zone(_ row: Row, _ index: Int) -> Zone {
+      if row.isNull(index) { return (nil, true) }
+      let found = row.withTextBytes(index) { bytes in
+        seen.first { $0.bytes.withUnsafeBufferPointer { $0.elementsEqual(bytes) } }?.zone
+      }
+      if let found { return found }
+      let name = row.string(index) ?? ""
+      let zone = (name: Optional(name), isKnown: TimeZoneNames.isKnownWithoutTheList(name))
+      if seen.count < Self.limit { seen.append((row.withTextBytes(index) { Array($0) }, zone)) }
+      return zone
     }
   }
 

@@ -297,6 +297,11 @@ public struct Row {
 
   public func bool(_ index: Int) -> Bool { integer(index) != 0 }
 
+  func isNull(_ index: Int) -> Bool {
+    if let statement { return statement.isNull(at: Int32(index)) }
+    return copied[index] == .null
+  }
+
   func value(_ column: some RowColumn) -> SQLValue { value(at: Int(column.index)) }
   func string(_ column: some RowColumn) -> String? { string(Int(column.index)) }
   func int(_ column: some RowColumn) -> Int64? { int(Int(column.index)) }

@@ -404,7 +404,9 @@ extension Store {
       var due: DueDate?
       if !row.isNull(8) {
         let zone = zones.zone(row, 9)
-        due = row.withTextBytes(8) { try? DueDate(isoBytes: $0, timeZone: zone.name, zoneIsKnown: { _ in zone.isKnown }) }
+        due = row.withTextBytes(8) {
+          try? DueDate(isoBytes: $0, timeZone: zone.name, zoneIsKnown: { _ in zone.isKnown })
+        }
       }
       try body(
         ViewReminder(

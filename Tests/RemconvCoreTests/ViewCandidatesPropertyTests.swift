@@ -151,7 +151,8 @@ import Testing
 
   static func shown(_ stream: ViewStream, options: ViewOptions, ids: UIDPrefixLengths?) throws -> [String] {
     let held = !options.groupByDay
-    return try shown({ try stream.run(shortIDs: ids, $0) }, subject: stream.subject, options: options) { shown in
+    let run = { (body: (ViewEvent<ViewLine>) throws -> Void) throws in try stream.run(shortIDs: ids, body) }
+    return try shown(run, subject: stream.subject, options: options) { shown in
       let reminder = shown.reminder
       if ids != nil, held, reminder.rowID != nil {
         let alone = try? stream.store.uniquePrefixLengths(of: [reminder.uid])[reminder.uid]

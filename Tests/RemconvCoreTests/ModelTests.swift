@@ -33,6 +33,34 @@ import Testing
     #expect(throws: DueDateError.unparsable("20261399")) { try DueDate(isoText: "20261399", timeZone: nil) }
   }
 
+  /// Read from its bytes in place (as a view reads a row), a due date is what its text gives,
+  /// and so is each refusal, named by the same text.
+  @Test func readFromItsBytesItIsWhatItsTextGives() {
+    let texts = [
+      "2026-11-30", "20261130", "2026-11-30T09:00:00", "2026-11-30 09:00", "2026-11-30T09:00:00Z", "2026-02-30",
+      "2026-11-30T25:00:00Z", "Z", "", "tomorrow", "2026-11-30T09:00:00z", "２０２６-11-30", "2026-11-30\u{0}",
+    ]
+    for text in texts {
+      for zone in [nil, "Europe/Berlin", "Mars/Olympus", ""] as [String?] {
+        let fromText = Result { () throws(DueDateError) in
+          try DueDate(isoText: text, timeZone: zone, zoneIsKnown: TimeZoneNames.isKnown)
+        }
+        var bytes = text
+        let fromBytes = bytes.withUTF8 { utf8 in
+          Result { () throws(DueDateError) in
+            try DueDate(isoBytes: utf8, timeZone: zone, zoneIsKnown: TimeZoneNames.isKnown)
+          }
+        }
+        #expect(fromBytes == fromText, "\(text) \(zone ?? "-")")
+      }
+    }
+    #expect(throws: DueDateError.unparsable("2026-11-\u{FFFD}")) {
+      try [UInt8](Array("2026-11-".utf8) + [0xFF]).withUnsafeBufferPointer { bytes throws(DueDateError) in
+        try DueDate(isoBytes: bytes, timeZone: nil, zoneIsKnown: { _ in true })
+      }
+    }
+  }
+
   @Test func anAllDayDueIsTheSameDayInEveryZone() throws {
     let due = try DueDate(isoText: "2026-11-30", timeZone: nil)
     for zone in ["Pacific/Auckland", "America/Los_Angeles", "UTC", "Pacific/Kiritimati"] {

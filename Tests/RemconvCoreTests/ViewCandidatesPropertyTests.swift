@@ -136,9 +136,33 @@ import Testing
   }
 
   /// The same from a streamed view, in the order its events come (a list view's one
-  /// section has no heading event: it stands for `.none`).
+  /// section has no heading event: it stands for `.none`). Every row the stream held in its
+  /// list (read by the list's query, in the manual order) comes with its short ID, looked up
+  /// with the list's others, the one each UID looked up alone has; and a search's row with
+  /// whether its title holds the query, as the search tells.
   static func shown(_ stream: ViewStream, options: ViewOptions) throws -> [String] {
-    try shown(stream.run, subject: stream.subject, options: options) { line($0.reminder, depth: $0.depth) }
+    let store = stream.store
+    let highest = try store.database.scalar("SELECT max(id) FROM reminders")
+    guard case .integer(let highestRowID) = highest else { return try shown(stream, options: options, ids: nil) }
+    // No limit: every list's rows are looked up together, none answered by reading the index.
+    let ids = UIDPrefixLengths(store: store, lookupLimit: .max, highestRowID: highestRowID)
+    return try shown(stream, options: options, ids: ids)
+  }
+
+  static func shown(_ stream: ViewStream, options: ViewOptions, ids: UIDPrefixLengths?) throws -> [String] {
+    let held = !options.groupByDay
+    let run = { (body: (ViewEvent<ViewLine>) throws -> Void) throws in try stream.run(shortIDs: ids, body) }
+    return try shown(run, subject: stream.subject, options: options) { shown in
+      let reminder = shown.reminder
+      if ids != nil, held, reminder.rowID != nil {
+        let alone = try? stream.store.uniquePrefixLengths(of: [reminder.uid])[reminder.uid]
+        #expect(reminder.shortIDLength != nil && reminder.shortIDLength == alone, "short ID of \(reminder.uid)")
+      }
+      if case .search(let search) = stream.subject, held, reminder.rowID != nil {
+        #expect(reminder.titleHoldsQuery == search.contains(reminder.title), "\(reminder.title)")
+      }
+      return line(reminder, depth: shown.depth)
+    }
   }
 
   /// One entry of what a view shows whole (`--json`): a heading, or a row's whole reminder and
@@ -341,6 +365,14 @@ import Testing
           [(.due, .text("2026-02-30"))], [(.due, .text("tomorrow"))],
           [(.due, .text("2026-11-29T23:30:00")), (.dueTimeZone, .text("Pacific/Kiritimati"))],
           [(.due, .text("2026-11-28T01:00:00")), (.dueTimeZone, .text("Etc/GMT+12"))],
+          // Read from their bytes: a blob, bytes that are not UTF-8, a zone on a date, a zone
+          // unknown or not UTF-8, an empty zone.
+          [(.due, .blob(Array("2026-11-29".utf8)))], [(.due, .blob([0x32, 0x30, 0xC3]))],
+          [(.due, .text("2026-11-29")), (.dueTimeZone, .text("Asia/Tokyo"))],
+          [(.due, .text("2026-11-29T10:00:00")), (.dueTimeZone, .text("Mars/Olympus"))],
+          [(.due, .text("2026-11-29T10:00:00")), (.dueTimeZone, .blob([0x45, 0xFF, 0x2F]))],
+          [(.due, .text("2026-11-29T10:00:00")), (.dueTimeZone, .text(""))],
+          [(.due, .text("2026-11-29T10:00:00Z")), (.dueTimeZone, .text("UTC"))],
         ])
         try store.updateReminderRow(rowID, due)
       }
@@ -459,6 +491,76 @@ import Testing
         #expect(found == expected, "prefix \(prefix)")
       }
     }
+  }
+
+  /// Random families of UIDs (made in sequence, in both cases, sharing long beginnings, some
+  /// not ASCII) looked up in random batches, as a view looks up a list's rows: in the order of
+  /// their folded keys, each length the one reading every UID gives, with the lookups' limit
+  /// below, within and above the batches (past it the whole index is read at once).
+  @Test(arguments: 1...8 as ClosedRange<UInt64>)
+  func shortIDsLookedUpTogetherMatchReadingEveryUID(seed: UInt64) throws {
+    var generator = Generator(state: seed &* 0x9E37)
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("families-\(seed).sqlite"))
+    defer { store.close() }
+    let list = try store.insertList(ReminderList(id: "L", name: "L"))
+    var rows: [(rowID: Int64, uid: String)] = []
+    var seen: Set<String> = []
+    try store.write {
+      for index in 0..<(40 + generator.next(160)) {
+        let family = generator.pick(["SEQ-", "seq-", "Seq-0", "x", "X", "é-", "ÉTÉ-", "abc", "ABCD", "🌿", ""])
+        let number = generator.next(4) == 0 ? generator.next(1_000_000) : 1000 + index / 3 * 500 + index % 3
+        let uid = family + String(number) + (generator.next(6) == 0 ? "-\(generator.next(20))" : "")
+        guard seen.insert(uid).inserted else { continue }
+        let rowID = try store.insertReminder(
+          Reminder(id: uid, listID: "L", title: uid), listRowID: list, parentRowID: nil)
+        rows.append((rowID, uid))
+      }
+    }
+    let expected = Self.uniquePrefixLengthsReadingEvery(rows.map(\.uid), of: seen)
+    for limit in [0, rows.count / 3, rows.count] {
+      let lengths = UIDPrefixLengths(store: store, lookupLimit: limit, highestRowID: rows.last?.rowID ?? 0)
+      var remaining = rows
+      for index in remaining.indices.reversed() where generator.next(2) == 0 {
+        remaining.swapAt(index, generator.next(index + 1))
+      }
+      while !remaining.isEmpty {
+        let batch = remaining.prefix(1 + generator.next(30))
+        remaining.removeFirst(batch.count)
+        let found = try lengths.lengths(ofUIDs: batch.map(\.uid), rowIDs: batch.map(\.rowID))
+        #expect(found == batch.map { expected[$0.uid] ?? -1 }, "seed \(seed), limit \(limit)")
+      }
+    }
+  }
+
+  /// The order a batch of UIDs is looked up in is the order of SQLite's index of folded UIDs
+  /// (bytes compared unsigned, a key before the longer ones it begins), sorted or not.
+  @Test func foldedUIDsComeInTheIndexOrder() throws {
+    var generator = Generator(state: 26)
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("order.sqlite"))
+    defer { store.close() }
+    let list = try store.insertList(ReminderList(id: "L", name: "L"))
+    var uids: [String] = []
+    for _ in 0..<300 {
+      let uid = (0..<generator.next(6)).map { _ in generator.pick(["a", "A", "b", "é", "É", "~", "0", "ab", "🌿"]) }
+      uids.append(uid.joined())
+    }
+    try store.write {
+      for uid in uids {
+        _ = try store.insertReminder(Reminder(id: uid, listID: "L", title: "t"), listRowID: list, parentRowID: nil)
+      }
+    }
+    let indexOrder = try store.database.rows("SELECT upper(uid) FROM reminders ORDER BY upper(uid)").map {
+      $0.string(0) ?? ""
+    }
+    let keys = FoldedUIDs(uids)
+    let order = keys.keyOrder()
+    #expect(order.sorted() == Array(uids.indices))
+    #expect(order.map { Store.asciiUppercased(uids[$0]) } == indexOrder)
+    // Already in order: kept as they come.
+    let sorted = order.map { uids[$0] }
+    #expect(FoldedUIDs(sorted).keyOrder() == Array(sorted.indices))
   }
 
   /// The shared-prefix count compared eight bytes a step agrees with counting byte by byte,

@@ -51,9 +51,11 @@ struct ReminderRenderer {
     var shownName: (raw: String, name: String, width: Int)?
     func add(_ line: ViewLine) throws {
       let reminder = line.reminder
-      let length = max(Self.minimumIDLength, try ids.length(of: reminder.uid, rowID: reminder.rowID))
+      let length = max(
+        Self.minimumIDLength, try reminder.shortIDLength ?? ids.length(of: reminder.uid, rowID: reminder.rowID))
       var note: String?
-      if case .search(let search) = stream.subject, !search.contains(reminder.title),
+      if case .search(let search) = stream.subject, !reminder.notes.isEmpty,
+        !(reminder.titleHoldsQuery ?? search.contains(reminder.title)),
         let matching = search.matchingLine(in: reminder.notes)
       {
         note = style.dim("notes: " + TerminalText.printable(matching))
@@ -80,7 +82,7 @@ struct ReminderRenderer {
           schedule: ViewTextRow.ScheduleMarks(repeating: reminder.isRepeating, alarms: reminder.hasAlarms),
           listColor: line.list.color, listName: listName, listNameWidth: listNameWidth, note: note))
     }
-    try stream.run { event in
+    try stream.run(shortIDs: ids) { event in
       switch event {
       case .heading(.none):
         break

@@ -44,11 +44,14 @@ struct DigitScanner {
   /// import or export: no copy of it is made); nil unless `scan` reads all of it.
   static func scanWhole<Value>(_ text: String, _ scan: (inout DigitScanner) -> Value?) -> Value? {
     var text = text
-    return text.withUTF8 { bytes in
-      var scanner = DigitScanner(bytes: bytes)
-      guard let value = scan(&scanner), scanner.isAtEnd else { return nil }
-      return value
-    }
+    return text.withUTF8 { scanWhole($0, scan) }
+  }
+
+  /// Runs `scan` over `bytes`; nil unless `scan` reads all of them.
+  static func scanWhole<Value>(_ bytes: UnsafeBufferPointer<UInt8>, _ scan: (inout DigitScanner) -> Value?) -> Value? {
+    var scanner = DigitScanner(bytes: bytes)
+    guard let value = scan(&scanner), scanner.isAtEnd else { return nil }
+    return value
   }
 
   var isAtEnd: Bool { index == bytes.count }

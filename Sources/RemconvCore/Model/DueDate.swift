@@ -58,27 +58,38 @@ public enum DueDate: Hashable, Sendable, CustomStringConvertible {
   /// `init(isoText:timeZone:)` with the zone checked by `zoneIsKnown` (which says what
   /// `TimeZoneNames.isKnown` says): for a reader that meets a few zones many times.
   init(isoText text: String, timeZone: String?, zoneIsKnown: (String) -> Bool) throws(DueDateError) {
-    if let date = LocalDate(iso: text) {
-      guard timeZone == nil else { throw .zoneOnDate(text) }
-      self = .date(date)
-      return
+    var text = text
+    self = try text.withUTF8 { Self.parse(isoBytes: $0, timeZone: timeZone, zoneIsKnown: zoneIsKnown) }.get()
+  }
+
+  /// `init(isoText:timeZone:zoneIsKnown:)` of the text's UTF-8 bytes, read in place: a view
+  /// reads a due date a row, which it need not make a string of.
+  init(isoBytes bytes: UnsafeBufferPointer<UInt8>, timeZone: String?, zoneIsKnown: (String) -> Bool)
+    throws(DueDateError)
+  {
+    self = try Self.parse(isoBytes: bytes, timeZone: timeZone, zoneIsKnown: zoneIsKnown).get()
+  }
+
+  private static func parse(
+    isoBytes text: UnsafeBufferPointer<UInt8>, timeZone: String?, zoneIsKnown: (String) -> Bool
+  ) -> Result<DueDate, DueDateError> {
+    func named() -> String { String(decoding: text, as: UTF8.self) }
+    if let date = DigitScanner.scanWhole(text, LocalDate.scan) {
+      guard timeZone == nil else { return .failure(.zoneOnDate(named())) }
+      return .success(.date(date))
     }
-    if text.utf8.last == UInt8(ascii: "Z") {
+    if text.last == UInt8(ascii: "Z") {
       let utcTime = DigitScanner.scanWhole(text) { scanner in
         LocalDateTime.scan(&scanner).flatMap { scanner.expect(UInt8(ascii: "Z")) ? $0 : nil }
       }
-      guard let time = utcTime else { throw .unparsable(text) }
-      guard timeZone == nil else { throw .zoneOnUTC(text) }
-      self = .utc(time)
-      return
+      guard let time = utcTime else { return .failure(.unparsable(named())) }
+      guard timeZone == nil else { return .failure(.zoneOnUTC(named())) }
+      return .success(.utc(time))
     }
-    guard let time = LocalDateTime(iso: text) else { throw .unparsable(text) }
-    if let timeZone {
-      guard zoneIsKnown(timeZone) else { throw .unknownZone(timeZone) }
-      self = .zoned(time, timeZone: timeZone)
-    } else {
-      self = .floating(time)
-    }
+    guard let time = DigitScanner.scanWhole(text, LocalDateTime.scan) else { return .failure(.unparsable(named())) }
+    guard let timeZone else { return .success(.floating(time)) }
+    guard zoneIsKnown(timeZone) else { return .failure(.unknownZone(timeZone)) }
+    return .success(.zoned(time, timeZone: timeZone))
   }
 
   /// The local calendar day this due falls on for someone in `zone`: a date is itself, a

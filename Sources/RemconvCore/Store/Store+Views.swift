@@ -68,19 +68,30 @@ extension Store {
     let common = try uid.withUTF8 { bytes in
       try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { folded in
         for (offset, byte) in bytes.enumerated() { folded[offset] = Self.asciiUppercased(byte) }
-        let key = UnsafeBufferPointer(folded)
-        if let common = scan.sharedWithNeighbours(of: key) { return common }
-        let bound = min(scan.bound, key.count)
-        guard let scanned = try keysBesideUID(key, from: bound, into: &scan),
-          scanned.previous != nil || scanned.next + 1 >= bound
-        else {
-          return try max(sharedWithKeyBeforeUID(key), keysBesideUID(key, from: key.count, into: &scan)?.next ?? 0)
-        }
-        return max(scanned.previous ?? 0, scanned.next)
+        return try sharedUIDBytes(ofKey: UnsafeBufferPointer(folded), scan: &scan)
+      }
+    }
+    return Self.characterCount(ofPrefixCovering: common + 1, in: uid)
+  }
+
+  /// The most bytes the folded key `key` (a reminder's) shares with another key in the index
+  /// of folded UIDs, found as `uniquePrefixLength(of:scan:)` tells.
+  fileprivate func sharedUIDBytes(ofKey key: UnsafeBufferPointer<UInt8>, scan: inout UIDIndexScan) throws -> Int {
+    let common: Int
+    if let shared = scan.sharedWithNeighbours(of: key) {
+      common = shared
+    } else {
+      let bound = min(scan.bound, key.count)
+      if let scanned = try keysBesideUID(key, from: bound, into: &scan),
+        scanned.previous != nil || scanned.next + 1 >= bound
+      {
+        common = max(scanned.previous ?? 0, scanned.next)
+      } else {
+        common = try max(sharedWithKeyBeforeUID(key), keysBesideUID(key, from: key.count, into: &scan)?.next ?? 0)
       }
     }
     scan.bound = common
-    return Self.characterCount(ofPrefixCovering: common + 1, in: uid)
+    return common
   }
 
   /// Reads the index of folded UIDs from `key`'s first `bound` bytes on, up to the key after
@@ -348,6 +359,12 @@ public struct ViewReminder: Sendable {
   public var isRepeating = false
   /// It has alarms (`show` marks it).
   public var hasAlarms = false
+  /// How many characters of its UID name it alone (its short ID), where the view has looked
+  /// them up (`UIDPrefixLengths`).
+  public internal(set) var shortIDLength: Int?
+  /// Whether its title holds the query, for a row of a search that has looked (nil where
+  /// not known): a row whose title does not shows the matching line of its notes.
+  public internal(set) var titleHoldsQuery: Bool?
 
   public var facts: ReminderFacts { ReminderFacts(isDone: isDone, flagged: flagged, dueDate: dueDate) }
 }
@@ -380,22 +397,46 @@ extension Store {
       """)
     try statement.bind(values)
     defer { statement.reset() }
-    // A store holds a few zones: each is checked once.
-    var zoneIsKnown: [String: Bool] = [:]
-    func isKnown(_ zone: String) -> Bool {
-      if let known = zoneIsKnown[zone] { return known }
-      let known = TimeZoneNames.isKnownWithoutTheList(zone)
-      zoneIsKnown[zone] = known
-      return known
-    }
+    var zones = SeenZones()
     while let row = try statement.step() {
-      let due = row.string(8).flatMap { try? DueDate(isoText: $0, timeZone: row.string(9), zoneIsKnown: isKnown) }
+      // The due date is read from its bytes in place; its zone, one of a few, is made a string
+      // and checked once.
+      var due: DueDate?
+      if !row.isNull(8) {
+        let zone = zones.zone(row, 9)
+        due = row.withTextBytes(8) {
+          try? DueDate(isoBytes: $0, timeZone: zone.name, zoneIsKnown: { _ in zone.isKnown })
+        }
+      }
       try body(
         ViewReminder(
-          rowID: row.int(0) ?? 0, listRowID: row.int(1) ?? 0, parentRowID: row.int(2), uid: row.string(3) ?? "",
+          rowID: row.integer(0), listRowID: row.integer(1), parentRowID: row.int(2), uid: row.string(3) ?? "",
           title: row.string(4) ?? "", notes: row.string(5) ?? "", isDone: row.bool(6), flagged: row.bool(7),
-          dueDate: due, priority: Priority(storedValue: Int(row.int(10) ?? 0)) ?? .none, isRepeating: row.bool(11),
+          dueDate: due, priority: Priority(storedValue: Int(row.integer(10))) ?? .none, isRepeating: row.bool(11),
           hasAlarms: row.bool(12)))
+    }
+  }
+
+  /// The zones a view's rows name (a store holds a few), each made a string and checked once
+  /// when first met, found again by its bytes.
+  struct SeenZones {
+    private var seen: [(bytes: [UInt8], zone: Zone)] = []
+    /// A zone's name, and whether it is known (`TimeZoneNames.isKnownWithoutTheList`).
+    typealias Zone = (name: String?, isKnown: Bool)
+    /// Past these many zones, each row's zone is made a string of its own.
+    static let limit = 16
+
+    /// The zone of `row`'s column `index` (a nil name for NULL).
+    mutating func zone(_ row: Row, _ index: Int) -> Zone {
+      if row.isNull(index) { return (nil, true) }
+      let found = row.withTextBytes(index) { bytes in
+        seen.first { $0.bytes.withUnsafeBufferPointer { $0.elementsEqual(bytes) } }?.zone
+      }
+      if let found { return found }
+      let name = row.string(index) ?? ""
+      let zone = (name: Optional(name), isKnown: TimeZoneNames.isKnownWithoutTheList(name))
+      if seen.count < Self.limit { seen.append((row.withTextBytes(index) { Array($0) }, zone)) }
+      return zone
     }
   }
 
@@ -476,6 +517,10 @@ struct CommonBytesByRow {
 /// as `Store.uniquePrefixLengths(of:)` gives it, for views that learn their UIDs as their rows
 /// come: the first ones are looked up beside their neighbours in the index; past a sixteenth of
 /// the store the index is read once in order and every later row is answered from that.
+///
+/// A view that holds some of its rows before it shows them (a list's, to be placed in its
+/// outline) looks them up together (`lengths(ofUIDs:rowIDs:)`): in the order of their keys, so
+/// that rows whose keys are neighbours in the index are answered from one read of it.
 public final class UIDPrefixLengths {
   private let store: Store
   private let lookupLimit: Int
@@ -494,14 +539,85 @@ public final class UIDPrefixLengths {
   /// The prefix length, in characters, of the UID `uid` of row `rowID` (looked up when the
   /// row is not known).
   public func length(of uid: String, rowID: Int64?) throws -> Int {
-    if commonByRow == nil, lookups >= lookupLimit {
-      commonByRow = try store.read { try store.commonUIDBytesByRow(highestRowID: highestRowID) }
-    }
+    if commonByRow == nil, lookups >= lookupLimit { try readWholeIndex() }
     if let rowID, let common = commonByRow?[rowID] {
       return Store.characterCount(ofPrefixCovering: common + 1, in: uid)
     }
     lookups += 1
     return try store.read { try store.uniquePrefixLength(of: uid, scan: &scan) }
+  }
+
+  /// The prefix lengths of the UIDs `uids` of rows `rowIDs` (one each), looked up in the
+  /// order of their folded keys. Rows that would take the lookups past the limit have the
+  /// whole index read at once instead, before any of them is looked up.
+  public func lengths(ofUIDs uids: [String], rowIDs: [Int64]) throws -> [Int] {
+    if commonByRow == nil, lookups + uids.count > lookupLimit { try readWholeIndex() }
+    if commonByRow != nil { return try zip(uids, rowIDs).map { try length(of: $0, rowID: $1) } }
+    lookups += uids.count
+    let keys = FoldedUIDs(uids)
+    var lengths = [Int](repeating: 0, count: uids.count)
+    var scan = scan
+    try store.read {
+      for index in keys.keyOrder() {
+        let common = try keys.withKey(index) { try store.sharedUIDBytes(ofKey: $0, scan: &scan) }
+        lengths[index] = Store.characterCount(ofPrefixCovering: common + 1, in: uids[index])
+      }
+    }
+    self.scan = scan
+    return lengths
+  }
+
+  private func readWholeIndex() throws {
+    commonByRow = try store.read { try store.commonUIDBytesByRow(highestRowID: highestRowID) }
+  }
+}
+
+/// UIDs folded as the index of folded UIDs holds them (ASCII letters upper-cased), one after
+/// another in one buffer: a key each without an array each.
+struct FoldedUIDs {
+  private var bytes: [UInt8] = []
+  /// Where each key ends in `bytes`.
+  private var ends: [Int] = []
+
+  init(_ uids: [String]) {
+    ends.reserveCapacity(uids.count)
+    bytes.reserveCapacity(uids.reduce(0) { $0 + $1.utf8.count })
+    for var uid in uids {
+      uid.withUTF8 { bytes.append(contentsOf: $0) }
+      ends.append(bytes.count)
+    }
+    bytes.withUnsafeMutableBufferPointer { buffer in
+      for offset in buffer.indices { buffer[offset] = Store.asciiUppercased(buffer[offset]) }
+    }
+  }
+
+  /// Calls `body` with the key at `index` (valid only inside `body`).
+  func withKey<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    try bytes.withUnsafeBufferPointer { try body(Self.key(index, in: $0, ends: ends)) }
+  }
+
+  /// The keys' positions in the index's order (SQLite's BINARY collation: bytes compared as
+  /// unsigned, a key before the longer keys it begins). Keys that come in that order already
+  /// (a list's rows whose UIDs were made in sequence) are not sorted.
+  func keyOrder() -> [Int] {
+    bytes.withUnsafeBufferPointer { buffer in
+      func precedes(_ left: Int, _ right: Int) -> Bool {
+        let leftKey = Self.key(left, in: buffer, ends: ends)
+        let rightKey = Self.key(right, in: buffer, ends: ends)
+        let shared = Store.sharedBytes(leftKey, rightKey)
+        guard shared < leftKey.count, shared < rightKey.count else { return leftKey.count < rightKey.count }
+        return leftKey[shared] < rightKey[shared]
+      }
+      let positions = Array(ends.indices)
+      if positions.indices.dropFirst().allSatisfy({ !precedes($0, $0 - 1) }) { return positions }
+      return positions.sorted(by: precedes)
+    }
+  }
+
+  private static func key(_ index: Int, in buffer: UnsafeBufferPointer<UInt8>, ends: [Int]) -> UnsafeBufferPointer<
+    UInt8
+  > {
+    UnsafeBufferPointer(rebasing: buffer[(index == 0 ? 0 : ends[index - 1])..<ends[index]])
   }
 }
 

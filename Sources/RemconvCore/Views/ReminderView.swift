@@ -136,11 +136,25 @@ public struct ReminderView: Sendable {
 
   /// Whether a reminder with these facts, title and notes is a member of the view.
   func isMember(_ facts: ReminderFacts, title: String, notes: String) -> Bool {
+    isMember(facts, textMatches: { textMatches(title: title, notes: notes) })
+  }
+
+  /// Whether a reminder with these facts is a member of the view, `textMatches` telling
+  /// whether its text is what the view asks for (`textMatches(title:notes:)`), asked only
+  /// when the facts leave it open.
+  func isMember(_ facts: ReminderFacts, textMatches: () -> Bool) -> Bool {
     switch subject {
     case .list: ReminderScope.all.contains(facts, today: today)
     case .scope(let scope): scope.contains(facts, today: today)
-    case .search(let search): !facts.isDone && search.matches(title: title, notes: notes)
+    case .search: !facts.isDone && textMatches()
     }
+  }
+
+  /// Whether a reminder's title or notes hold a search's query; true for a view that is no
+  /// search.
+  func textMatches(title: String, notes: String) -> Bool {
+    guard case .search(let search) = subject else { return true }
+    return search.matches(title: title, notes: notes)
   }
 
   /// Whether a reminder belongs in the Completed section.
@@ -149,11 +163,17 @@ public struct ReminderView: Sendable {
   }
 
   func isCompletedMember(_ facts: ReminderFacts, title: String, notes: String) -> Bool {
+    isCompletedMember(facts, textMatches: { textMatches(title: title, notes: notes) })
+  }
+
+  /// Whether a reminder with these facts belongs in the Completed section, as
+  /// `isMember(_:textMatches:)` asks.
+  func isCompletedMember(_ facts: ReminderFacts, textMatches: () -> Bool) -> Bool {
     guard options.includeCompleted, facts.isDone else { return false }
     switch subject {
     case .list: return true
     case .scope(let scope): return scope != .completed && scope.matchesIgnoringCompletion(facts, today: today)
-    case .search(let search): return search.matches(title: title, notes: notes)
+    case .search: return textMatches()
     }
   }
 

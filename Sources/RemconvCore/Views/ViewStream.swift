@@ -32,6 +32,11 @@ protocol StreamedReminder {
   associatedtype Line: ViewOrdered
   var listRowID: Int64 { get }
   var placedRowID: Int64 { get }
+  var uid: String { get }
+  /// Whether the title holds a search's query, where the view has looked (see `ViewReminder`).
+  var titleHoldsQuery: Bool? { get set }
+  /// The short ID's length, where the view has looked it up (see `ViewReminder`).
+  var shortIDLength: Int? { get set }
   var parentRowID: Int64? { get }
   var facts: ReminderFacts { get }
   var title: String { get }
@@ -68,6 +73,16 @@ extension ViewReminder: StreamedReminder {
 
 extension StoredReminder: StreamedReminder {
   var placedRowID: Int64 { rowID }
+  var uid: String { reminder.id }
+  // Not kept: a whole reminder is shown as `--json`, which shows neither.
+  var titleHoldsQuery: Bool? {
+    get { nil }
+    set {}
+  }
+  var shortIDLength: Int? {
+    get { nil }
+    set {}
+  }
   var facts: ReminderFacts { reminder.facts }
   var title: String { reminder.title }
   var notes: String { reminder.notes }
@@ -128,7 +143,8 @@ public struct ViewStream {
 
   /// Calls `body` with each heading and row of the view, in the order it shows them, read
   /// with only the columns a view shows (`ViewReminder`: no tags, timestamps or `extra`
-  /// decoded), inside one read transaction.
+  /// decoded), inside one read transaction. The short IDs of a list's rows, held to be placed
+  /// in its outline, are looked up together in `shortIDs` before they are handed out.
   ///
   /// The members and the Completed section's rows are read in one query in list order (a
   /// second query would read every candidate again); the Completed section's rows, which come
@@ -136,10 +152,12 @@ public struct ViewStream {
   /// with the store memory-mapped: it may read pages all over the file, each otherwise copied
   /// through a system call. One list's rows are a few pages, which a map would cost more to
   /// set up and tear down than it saves.
-  public func run(_ body: (ViewEvent<ViewLine>) throws -> Void) throws {
-    if case .list = view.subject { return try store.read { try read(ViewReminder.self, completedQuery: false, body) } }
+  public func run(shortIDs: UIDPrefixLengths? = nil, _ body: (ViewEvent<ViewLine>) throws -> Void) throws {
+    if case .list = view.subject {
+      return try store.read { try read(ViewReminder.self, completedQuery: false, shortIDs: shortIDs, body) }
+    }
     try store.withMemoryMap(mebibytes: 4096) {
-      try store.read { try read(ViewReminder.self, completedQuery: false, body) }
+      try store.read { try read(ViewReminder.self, completedQuery: false, shortIDs: shortIDs, body) }
     }
   }
 
@@ -149,14 +167,14 @@ public struct ViewStream {
   /// without subtasks, in the manual order) however big the store; the store is not mapped, so
   /// the process reads it through SQLite's bounded page cache.
   public func runWhole(_ body: (ViewEvent<ViewRow>) throws -> Void) throws {
-    try store.read { try read(StoredReminder.self, completedQuery: true, body) }
+    try store.read { try read(StoredReminder.self, completedQuery: true, shortIDs: nil, body) }
   }
 
   // Inlined into `run` and `runWhole`, so that each reads its own row type without generic
   // metadata and value-witness calls per row.
   @inline(__always)
   private func read<Item: StreamedReminder>(
-    _: Item.Type, completedQuery: Bool, _ body: (ViewEvent<Item.Line>) throws -> Void
+    _: Item.Type, completedQuery: Bool, shortIDs: UIDPrefixLengths?, _ body: (ViewEvent<Item.Line>) throws -> Void
   ) throws {
     if view.options.groupByDay {
       return try replay(
@@ -184,6 +202,16 @@ public struct ViewStream {
     func flush(completedSection: Bool) throws {
       guard let list = heldList, !held.isEmpty else { return }
       if outline?.listRowID != list.rowID { outline = ReminderOutline(store: store, listRowID: list.rowID) }
+      if let shortIDs, held.contains(where: { $0.shortIDLength == nil }) {
+        // With the list's rows of the Completed section, read already (shown later): its
+        // members and those are neighbours in the index as often as not.
+        var none: [Item] = []
+        if !completedSection, let last = completed.indices.last, completed[last].listRowID == list.rowID {
+          try Self.setShortIDs(&held, &completed[last].rows, in: shortIDs)
+        } else {
+          try Self.setShortIDs(&held, &none, in: shortIDs)
+        }
+      }
       for line in try placed(held, in: list, completedSection: completedSection, outline: &outline!) {
         try body(completedSection ? .completed(line) : .member(line))
       }
@@ -203,8 +231,9 @@ public struct ViewStream {
       return true
     }
     func add(_ item: Item, completedSection: Bool) throws {
-      guard try start(item.listRowID, completedSection: completedSection), let list = heldList else { return }
-      if heldIsPlaced {
+      guard try start(item.listRowID, completedSection: completedSection) else { return }
+      // The list is copied only for a row handed out as it is read.
+      if heldIsPlaced, let list = heldList {
         let line = item.line(list: list.list, depth: 0)
         try body(completedSection ? .completed(line) : .member(line))
       } else {
@@ -213,10 +242,25 @@ public struct ViewStream {
     }
 
     try Item.forEach(query, search: search, in: store) { item in
+      var item = item
       let facts = item.facts
-      if view.isMember(facts, title: item.title, notes: item.notes) {
+      // A search's text is looked at once a row, and where the query was found kept with the
+      // row: a row shows its matching line of notes when its title does not hold the query.
+      var textMatches: Bool?
+      func matches() -> Bool {
+        if let textMatches { return textMatches }
+        var found = true
+        if case .search(let query) = view.subject {
+          let inTitle = query.contains(item.title)
+          item.titleHoldsQuery = inTitle
+          found = inTitle || query.contains(item.notes)
+        }
+        textMatches = found
+        return found
+      }
+      if view.isMember(facts, textMatches: matches) {
         try add(item, completedSection: false)
-      } else if !completedQuery, view.isCompletedMember(facts, title: item.title, notes: item.notes) {
+      } else if !completedQuery, view.isCompletedMember(facts, textMatches: matches) {
         if completed.last?.listRowID != item.listRowID { completed.append((item.listRowID, [])) }
         completed[completed.count - 1].rows.append(item)
       }
@@ -242,6 +286,17 @@ public struct ViewStream {
         try flush(completedSection: true)
       }
     }
+  }
+
+  /// Looks up the short IDs of `rows` and `more` together, and sets them.
+  @inline(__always)
+  private static func setShortIDs<Item: StreamedReminder>(
+    _ rows: inout [Item], _ more: inout [Item], in shortIDs: UIDPrefixLengths
+  ) throws {
+    let lengths = try shortIDs.lengths(
+      ofUIDs: rows.map(\.uid) + more.map(\.uid), rowIDs: rows.map(\.placedRowID) + more.map(\.placedRowID))
+    for index in rows.indices { rows[index].shortIDLength = lengths[index] }
+    for index in more.indices { more[index].shortIDLength = lengths[rows.count + index] }
   }
 
   /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is

@@ -288,7 +288,19 @@ public struct Row {
     return nil
   }
 
-  public func bool(_ index: Int) -> Bool { (int(index) ?? 0) != 0 }
+  /// The column as an integer, NULL as 0: `int(index) ?? 0` without asking a stepped row's
+  /// column its type first (SQLite reads NULL as 0).
+  public func integer(_ index: Int) -> Int64 {
+    if let statement { return statement.integer(at: Int32(index)) }
+    return int(index) ?? 0
+  }
+
+  public func bool(_ index: Int) -> Bool { integer(index) != 0 }
+
+  func isNull(_ index: Int) -> Bool {
+    if let statement { return statement.isNull(at: Int32(index)) }
+    return copied[index] == .null
+  }
 
   func value(_ column: some RowColumn) -> SQLValue { value(at: Int(column.index)) }
   func string(_ column: some RowColumn) -> String? { string(Int(column.index)) }

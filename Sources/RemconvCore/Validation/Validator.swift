@@ -180,7 +180,7 @@ private final class ValidationRun {
     // UIDs: the oldest list keeps its UID.
     var firstByUID: [String: IntegrityList] = [:]
     for list in all {
-      if ValueRules.isBlank(list.uid) {
+      if list.uid.isBlank {
         found.append(
           Finding(
             rule: .missingUID, subject: subject(list), message: "the list has no UID",

@@ -100,9 +100,8 @@ import Testing
     #expect(record.fields[1].unicodeScalars.allSatisfy { $0 == "\u{FFFD}" })
   }
 
-  /// Fields are passed eight bytes at a time (`CSVParser.wordsBefore`): a delimiter, quote,
-  /// CR or LF at any offset of a long field still ends it there, and a byte that is not UTF-8
-  /// at any offset is still found.
+  /// A delimiter, quote, CR or LF at any offset of a long field ends it there, and a byte that
+  /// is not UTF-8 at any offset is found.
   @Test func aFieldEndsAtItsFirstStopWhereverItFallsInAWord() throws {
     let text = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
     for offset in 0..<text.count {
@@ -122,18 +121,6 @@ import Testing
       record = try #require(try Self.parse(invalid).first)
       #expect(record.invalidUTF8 == [1] && record.fields.count == 3)
       #expect(try Self.parse(Array("x,\(head)é\(tail),y\n".utf8)).first?.invalidUTF8 == [])
-    }
-  }
-
-  @Test func wordsBeforeAStopAreCountedWholeAndTheirBitsGathered() {
-    let bytes: [UInt8] = Array("abcdefgh".utf8) + [0xC3, 0xA9] + Array("ijklmn".utf8) + Array("op;qrstuvwxyz".utf8)
-    bytes.withUnsafeBufferPointer { buffer in
-      let before = CSVParser.wordsBefore(UInt8(ascii: ";"), in: buffer)
-      #expect(before.count == 16)
-      #expect(before.bits == bytes[..<16].reduce(0, |))
-      #expect(CSVParser.wordsBefore(UInt8(ascii: "a"), in: buffer).count == 0)
-      #expect(CSVParser.wordsBefore(UInt8(ascii: "!"), in: buffer).count == 24)
-      #expect(CSVParser.wordsBefore(UInt8(ascii: "!"), in: UnsafeBufferPointer(rebasing: buffer[..<7])).count == 0)
     }
   }
 

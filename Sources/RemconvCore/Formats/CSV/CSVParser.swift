@@ -373,7 +373,8 @@ public final class CSVParser {
   ) throws(RemconvError) {
     let limit = maximumFieldSize
     _ = try source.scan { bytes in
-      var (end, bits) = Self.wordsBefore(stop, in: bytes)
+      var end = 0
+      var bits: UInt8 = 0
       while end < bytes.count {
         let byte = bytes[end]
         if byte == stop || byte == Self.lineFeed || byte == Self.carriageReturn { break }
@@ -386,34 +387,6 @@ public final class CSVParser {
       highBits |= bits
       return (taken, taken < bytes.count || fieldSize + taken > limit)
     }
-  }
-
-  /// How many of the first bytes of `bytes`, eight at a time, hold no `stop`, CR or LF, and
-  /// those bytes OR-ed together: the run a field's byte loop then starts after. A word is
-  /// tested whole (a byte equal to `stop` is a zero byte of the word XOR `stop` in every
-  /// byte), so the long texts of a row are passed at a few instructions per word.
-  static func wordsBefore(_ stop: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, bits: UInt8) {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    /// Whether `word` has a zero byte.
-    func holdsZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-    let raw = UnsafeRawBufferPointer(bytes)
-    var offset = 0
-    var seen: UInt64 = 0
-    while offset + 8 <= raw.count {
-      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-      if holdsZero(word ^ ones &* UInt64(stop)) || holdsZero(word ^ ones &* UInt64(lineFeed))
-        || holdsZero(word ^ ones &* UInt64(carriageReturn))
-      {
-        break
-      }
-      seen |= word
-      offset += 8
-    }
-    seen |= seen >> 32
-    seen |= seen >> 16
-    seen |= seen >> 8
-    return (offset, UInt8(truncatingIfNeeded: seen))
   }
 
   private func fieldTooLong(at location: SourceLocation) -> RemconvError {

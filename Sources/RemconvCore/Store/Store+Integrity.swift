@@ -247,10 +247,18 @@ extension Store {
   /// hundreds of thousands of subtasks, whose rows held in an array made the import's memory
   /// grow with its size. Read from the subtasks' index, as `brokenParentLinks` reads them.
   public func forEachSubtaskRow(in scope: IntegrityScope, _ body: (_ rowID: Int64) throws -> Void) throws {
+    try forEachSubtaskLink(in: scope) { row, _ in try body(row) }
+  }
+
+  /// `forEachSubtaskRow` with each row's parent row as `parentRowID(ofReminderRow:)` reads it,
+  /// in the same step: the first step of the walk up from a subtask needs no query of its own.
+  public func forEachSubtaskLink(
+    in scope: IntegrityScope, _ body: (_ rowID: Int64, _ parentRowID: Int64?) throws -> Void
+  ) throws {
     let statement = try database.statement(
-      "SELECT r.id FROM \(scope.reminders) WHERE r.parent_id IS NOT NULL ORDER BY +r.id", cached: false)
+      "SELECT r.id, r.parent_id FROM \(scope.reminders) WHERE r.parent_id IS NOT NULL ORDER BY +r.id", cached: false)
     while let row = try statement.step() {
-      if let id = row.int(0) { try body(id) }
+      if let id = row.int(0) { try body(id, row.int(1)) }
     }
   }
 

@@ -347,8 +347,8 @@ private final class ValidationRun {
       cycles = finder.cycles()
     case .importedReminders, .importedEveryReminder:
       var search = ParentCycleFinder.ScopedSearch()
-      try store.forEachSubtaskRow(in: scope) { start in
-        try search.walk(from: start) { row in try store.parentRowID(ofReminderRow: row) }
+      try store.forEachSubtaskLink(in: scope) { start, startParent in
+        try search.walk(from: start) { row in row == start ? startParent : try store.parentRowID(ofReminderRow: row) }
       }
       cycles = search.cycles
     }

@@ -153,6 +153,32 @@ import Testing
     }
   }
 
+  /// The walk up from each subtask starts from the parent read with it
+  /// (`forEachSubtaskLink`): the parent `parentRowID(ofReminderRow:)` reads, a parent that is
+  /// not a row number included, and an import's check finds the cycles `validate` finds.
+  @Test func theImportCheckWalksFromTheParentsReadWithTheSubtasks() throws {
+    let defect = """
+      UPDATE reminders SET parent_id = 2 WHERE id = 1;
+      UPDATE reminders SET parent_id = 4 WHERE id = 2;
+      UPDATE reminders SET parent_id = 1 WHERE id = 4;
+      UPDATE reminders SET parent_id = 'x' WHERE id = 3
+      """
+    try DefectStores.withStore(defect: defect) { store throws in
+      var links: [(Int64, Int64?)] = []
+      try store.forEachSubtaskLink(in: .everything) { links.append(($0, $1)) }
+      #expect(links.map(\.0).contains(3))
+      for (row, parent) in links { #expect(try store.parentRowID(ofReminderRow: row) == parent) }
+      let everything = try Validator(store: store).run().findings.filter { $0.rule == .parentCycle }
+      let written = WrittenValueChecks(watching: store)
+      written.stop()
+      let imported = try store.withIntegrityScope(addedAfter: 0, updated: []) { scope in
+        try Validator(store: store).runOnImported(scope, listsAddedAfter: 0, writtenValues: written)
+      }.findings.filter { $0.rule == .parentCycle }
+      #expect(everything.count == 1 && everything.first?.message.contains("#1 → #2 → #4 → #1") == true)
+      #expect(imported.map(\.message) == everything.map(\.message))
+    }
+  }
+
   @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
     // Each list carries the other's key: fixing one at a time would collide.
     let swapped =

@@ -124,6 +124,34 @@ import Testing
     }
   }
 
+  /// The list cells of a row name the same list as another row's only when every cell is the
+  /// same, byte for byte, and absent where the other's is absent (`ListCells`, compared whole).
+  @Test func listCellsAreTheSameOnlyWhenEveryCellIs() throws {
+    let input = """
+      t,Work,L1,,#FF0000
+      u,Work,L1,,#FF0000
+      v,Work,L1,"",#FF0000
+      w,Work,L2,,#FF0000
+      x,Work,L1,,#FF0001
+      y,Wor,kL1,,#FF0000
+      z,Work,L1,,#FF0000,extra
+
+      """
+    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
+    var gathered: [ListCells] = []
+    var row = CSVRow()
+    while try parser.next(into: &row) {
+      var cells = ListCells()
+      cells.gather([1, 2, 3, 4], of: row)
+      gathered.append(cells)
+    }
+    #expect(gathered.count == 7)
+    #expect(gathered[0] == gathered[1] && gathered[0].hashValue == gathered[1].hashValue)
+    #expect(gathered[0] == gathered[6], "a cell past the list's columns is not one of them")
+    for other in gathered[2...5] { #expect(gathered[0] != other) }
+    #expect(Set(gathered).count == 5)
+  }
+
   @Test func recordsLargerThanABufferStream() throws {
     // Fields that cross the reader's 64 KiB buffer boundary, read from a file descriptor.
     let long = String(repeating: "x", count: ByteReader.bufferSize + 17)

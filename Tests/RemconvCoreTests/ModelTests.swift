@@ -102,6 +102,35 @@ import Testing
     #expect(Timestamp(iso: input) == nil)
   }
 
+  @Test(arguments: [
+    "2026-11-30T09:00:00+05:3", "2026-11-30T09:00:00+05:3Z", "2026-11-30T09:00:00+5", "2026-11-30T09:0:00Z",
+    "2026-11-30T09:00:0Z", "2026-1-30T09:00:00Z", "2026-11-30T09:00:00+0x:00", "2026-11-30T09:00:00.Z",
+  ])
+  func refusesShortOrBrokenFields(input: String) {
+    #expect(Timestamp(iso: input) == nil)
+  }
+
+  @Test func anOffsetWithoutMinutesCountsWholeHours() throws {
+    let timestamp = try #require(Timestamp(iso: "2026-11-30T10:00:00+01"))
+    #expect(timestamp.description == "2026-11-30T09:00:00Z")
+  }
+
+  /// Dates and times are spelled into inline bytes (`DigitWriter`): the texts are those of
+  /// `pad`, which spells numbers with `String(_:)`, for years of four digits and more.
+  @Test func datesAndTimesSpellTheirFieldsAsPaddedNumbers() {
+    for days in stride(from: 0, through: 300_000_000, by: 2_999_993) {
+      let date = LocalDate(daysSinceEpoch: days)
+      #expect(date.description == "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))")
+      let seconds = Int64(days) * 86400 + 3 * 3600 + 4 * 60 + 5
+      let time = LocalDateTime(secondsSinceEpoch: seconds)
+      #expect(time.description == "\(date.description)T03:04:05")
+      let timestamp = Timestamp(millisecondsSinceEpoch: seconds * 1000 + 7)
+      #expect(timestamp.description == "\(date.description)T03:04:05.007Z")
+      #expect(Timestamp(millisecondsSinceEpoch: seconds * 1000).description == "\(date.description)T03:04:05Z")
+    }
+    #expect(Timestamp(millisecondsSinceEpoch: -1).description == "1969-12-31T23:59:59.999Z")
+  }
+
   @Test func civilDatesRoundTripAcrossCenturies() {
     for days in stride(from: -800_000, through: 800_000, by: 997) {
       let date = LocalDate(daysSinceEpoch: days)
@@ -247,5 +276,17 @@ import Testing
     #expect(reminder.extra["json"] == .object(["colour": .string("red")]))
     #expect(reminder.extra["invalid"] == .object(["priority": .string("urgent")]))
     #expect(diagnostics.entries.map(\.code) == ["invalid-value"])
+  }
+}
+
+@Suite struct BlankTextTests {
+  /// `isBlank` answers what `allSatisfy(\.isWhitespace)` answers, quicker for a text that
+  /// starts with a printable ASCII character.
+  @Test(arguments: [
+    "", " ", "\t\n\r", "\u{3000}", "\u{A0}\u{2028}", "x", " x", "\u{3000}a", "é", "~", "\u{7F}", "\u{1}",
+    "\r\n", "a b",
+  ])
+  func isBlankIsAllWhiteSpace(text: String) {
+    #expect(text.isBlank == text.allSatisfy(\.isWhitespace))
   }
 }

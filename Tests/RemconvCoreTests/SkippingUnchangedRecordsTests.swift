@@ -367,4 +367,59 @@ import Testing
     #expect(pinned.high == 0xe34b_bc7b_bc07_1b6c)
     #expect(pinned.low == 0x7a43_3ca9_c49a_9347)
   }
+
+  /// The last bytes of a piece (0 to 15, past its 16-byte blocks) are loaded as two words:
+  /// every length gives the digest of MurmurHash3's own byte-by-byte tail.
+  @Test func everyTailLengthHashesAsTheConstructionReadsIt() {
+    let text = Array("0123456789abcdefghijklmnopqrstuvwxyzÄÖÜ-äöü_ß!".utf8)
+    let seeds = [RecordDigest(high: 0, low: 0), RecordDigest(context: ["csv"])]
+    for seed in seeds {
+      for count in 0...text.count {
+        let piece = Array(text[..<count])
+        let digest = RecordDigest(of: piece, seed: seed)
+        let expected = Self.murmur3(piece, seed: seed)
+        #expect(digest.high == expected.high && digest.low == expected.low, "\(count) bytes")
+      }
+    }
+  }
+
+  /// MurmurHash3 x64 128, its tail read a byte at a time as the reference does, seeded with
+  /// both halves of `seed`.
+  static func murmur3(_ bytes: [UInt8], seed: RecordDigest) -> (high: UInt64, low: UInt64) {
+    let c1: UInt64 = 0x87c3_7b91_1142_53d5
+    let c2: UInt64 = 0x4cf5_ad43_2745_937f
+    func rotate(_ value: UInt64, _ by: UInt64) -> UInt64 { value << by | value >> (64 - by) }
+    func mix(_ value: UInt64) -> UInt64 {
+      var k = value
+      k ^= k >> 33
+      k &*= 0xff51_afd7_ed55_8ccd
+      k ^= k >> 33
+      k &*= 0xc4ce_b9fe_1a85_ec53
+      return k ^ k >> 33
+    }
+    func word(_ offset: Int, _ count: Int) -> UInt64 {
+      (0..<count).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
+    }
+    var h1 = seed.high
+    var h2 = seed.low
+    let blocks = bytes.count / 16
+    for block in 0..<blocks {
+      let k1 = rotate(word(block * 16, 8) &* c1, 31) &* c2
+      h1 = (rotate(h1 ^ k1, 27) &+ h2) &* 5 &+ 0x52dc_e729
+      let k2 = rotate(word(block * 16 + 8, 8) &* c2, 33) &* c1
+      h2 = (rotate(h2 ^ k2, 31) &+ h1) &* 5 &+ 0x3849_5ab5
+    }
+    let rest = bytes.count - blocks * 16
+    if rest > 8 { h2 ^= rotate(word(blocks * 16 + 8, rest - 8) &* c2, 33) &* c1 }
+    if rest > 0 { h1 ^= rotate(word(blocks * 16, min(rest, 8)) &* c1, 31) &* c2 }
+    h1 ^= UInt64(bytes.count)
+    h2 ^= UInt64(bytes.count)
+    h1 &+= h2
+    h2 &+= h1
+    h1 = mix(h1)
+    h2 = mix(h2)
+    h1 &+= h2
+    h2 &+= h1
+    return (h1, h2)
+  }
 }

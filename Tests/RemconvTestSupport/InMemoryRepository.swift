@@ -27,6 +27,8 @@ public final class InMemoryRepository: ReminderRepository {
   public private(set) var writeCount = 0
   /// How many times a merge asked for the reminder under a UID (`reminderState(uid:)`).
   public private(set) var uidLookups = 0
+  /// How many times a merge asked for the handle under a UID (`reminderHandle(uid:)`).
+  public private(set) var handleLookups = 0
 
   public init() {}
 
@@ -123,7 +125,10 @@ public final class InMemoryRepository: ReminderRepository {
     return RepositoryReminder(handle: handle, list: entry.list, reminder: reminder)
   }
 
-  public func reminderHandle(uid: String) throws -> ReminderHandle? { firstHandle(uid: uid) }
+  public func reminderHandle(uid: String) throws -> ReminderHandle? {
+    handleLookups += 1
+    return firstHandle(uid: uid)
+  }
 
   public func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState] {
     try contents.reminders.filter {

@@ -51,18 +51,14 @@ public struct RecordDigest: Hashable, Sendable {
       h2 &+= h1
       h2 = h2 &* 5 &+ 0x3849_5ab5
     }
-    // The last 0 to 15 bytes, little-endian, as the construction reads them.
-    var k1: UInt64 = 0
-    var k2: UInt64 = 0
+    // The last 0 to 15 bytes, little-endian, as the construction reads them: copied into 16
+    // zeroed bytes and loaded as two words (most cells are shorter than a block, so this runs
+    // for nearly every piece hashed; a loop of shifts cost a byte each).
     let tail = blocks * 16
-    for index in stride(from: count - 1, through: tail, by: -1) {
-      let byte = UInt64(bytes[index])
-      if index - tail >= 8 {
-        k2 = k2 << 8 | byte
-      } else {
-        k1 = k1 << 8 | byte
-      }
-    }
+    var last: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &last) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[tail...])) }
+    var k1 = UInt64(littleEndian: last.0)
+    var k2 = UInt64(littleEndian: last.1)
     if count - tail > 8 {
       k2 &*= c2
       k2 = Self.rotate(k2, 33)

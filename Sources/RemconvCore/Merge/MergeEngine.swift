@@ -70,6 +70,11 @@ public final class MergeEngine {
   /// The UIDs this merge wrote, when the repository held no reminder before it: a UID not in
   /// the filter is in no row, so a new reminder's UID is not looked up (`existingState`).
   private var writtenUIDs: UIDFilter?
+  /// The reminders this merge added last, by UID, when the repository held no reminder before
+  /// it: each of those UIDs names one row (a UID met twice got a derived one), the one added.
+  /// A subtask's parent most often comes shortly before it, and is found there without a
+  /// look-up (`handle(uid:)`).
+  private var addedHandles: AddedHandles?
 
   private struct PendingParent {
     let child: ReminderHandle
@@ -89,7 +94,10 @@ public final class MergeEngine {
     self.knownRecords = knownRecords
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     lastBeforeMerge = try repository.lastReminderHandle()
-    if try repository.holdsNoReminders() { writtenUIDs = UIDFilter() }
+    if try repository.holdsNoReminders() {
+      writtenUIDs = UIDFilter()
+      addedHandles = AddedHandles()
+    }
     // Only digests stored before this merge can name a reminder to skip: into a repository
     // without any (a first import), the import stage is told at once that nothing is known.
     if knownRecords != nil, try repository.hasSourceDigests() {
@@ -137,7 +145,7 @@ public final class MergeEngine {
   /// Resolves subtasks whose parent came later, and reports parents that never came.
   public func finish() throws -> ImportReport {
     for pending in pendingParents {
-      if let parent = try repository.reminderHandle(uid: matchedUIDs[pending.parentID] ?? pending.parentID) {
+      if let parent = try handle(uid: matchedUIDs[pending.parentID] ?? pending.parentID) {
         try attach(pending, to: parent)
       } else {
         diagnostics.warning(
@@ -316,7 +324,7 @@ public final class MergeEngine {
       reminder: source, location: location, digest: knownRecords?.take(forUID: source.id).map(stored))
     if let parentID = source.parentID, let storedUID = matchedUIDs[parentID] { incoming.reminder.parentID = storedUID }
     let list = try resolveList(of: &incoming)
-    if incoming.reminder.title.allSatisfy(\.isWhitespace) {
+    if incoming.reminder.title.isBlank {
       warning("empty-title", "the reminder has an empty title", for: &incoming)
     }
     let existing = try existingState(of: &incoming, in: list)
@@ -330,6 +338,7 @@ public final class MergeEngine {
       written = try repository.addReminder(
         incoming.reminder, list: list.handle, parent: parent.handle, sourceDigest: incoming.digest)
       report.added += 1
+      addedHandles?.note(written, uid: incoming.reminder.id)
     }
     writtenUIDs?.insert(incoming.reminder.id)
     if case .pending(let parentID) = parent {
@@ -445,7 +454,7 @@ public final class MergeEngine {
       incoming.reminder.parentID = nil
       return .none
     }
-    guard let parent = try repository.reminderHandle(uid: parentID) else { return .pending(parentID) }
+    guard let parent = try handle(uid: parentID) else { return .pending(parentID) }
     // Keeping the parent it has cannot make a cycle; checking it would walk every ancestor
     // of every reminder on each re-import, quadratic in the depth of a deep outline.
     if existing?.parent != parent, try createsCycle(child: existing?.handle, parent: parent) {
@@ -457,6 +466,14 @@ public final class MergeEngine {
       return .none
     }
     return .found(parent)
+  }
+
+  /// The first reminder the repository keeps under `uid`, what `reminderHandle(uid:)` answers:
+  /// from what a first merge added, without asking, when it can tell.
+  private func handle(uid: String) throws -> ReminderHandle? {
+    if let added = addedHandles?.handle(uid: uid) { return added }
+    if writtenUIDs?.mayContain(uid) == false { return nil }
+    return try repository.reminderHandle(uid: uid)
   }
 
   /// Writes what the source changed of `existing` (`FieldMerge`) unless it changed nothing;

@@ -35,3 +35,36 @@ struct UIDFilter {
     return (Int(digest.high & mask), Int(digest.low & mask))
   }
 }
+
+/// The handles of the reminders a merge into an empty repository added last, by UID: a table of
+/// fixed size where each UID has one slot (from its digest), a later UID replacing an earlier
+/// one in the same slot. It answers only for the UID it holds, compared whole; a UID it lost is
+/// looked up in the repository as before. Memory stays flat at any size.
+///
+/// A subtask's parent most often comes shortly before it in a source: what a first merge asks
+/// of each subtask's parent is answered here, without a query.
+struct AddedHandles {
+  private var slots: [(uid: String, handle: ReminderHandle)?]
+  private static let slotCount = 1 << 12
+  private static let seed = RecordDigest(context: ["added-handles"])
+
+  init() {
+    slots = Array(repeating: nil, count: Self.slotCount)
+  }
+
+  mutating func note(_ handle: ReminderHandle, uid: String) {
+    slots[Self.slot(of: uid)] = (uid, handle)
+  }
+
+  /// The handle noted last under `uid`, unless another UID took its slot since.
+  func handle(uid: String) -> ReminderHandle? {
+    guard let entry = slots[Self.slot(of: uid)], entry.uid == uid else { return nil }
+    return entry.handle
+  }
+
+  private static func slot(of uid: String) -> Int {
+    var uid = uid
+    let digest = uid.withUTF8 { RecordDigest(of: UnsafeRawBufferPointer($0), seed: seed) }
+    return Int(digest.low & UInt64(slotCount - 1))
+  }
+}

@@ -147,24 +147,34 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 }
 
 /// Builds short ASCII texts of fixed-width numbers without intermediate strings (dates and
-/// times are written once per field of every exported item).
+/// times are written once per field of every exported item, and by every import's rows).
+///
+/// The bytes are held inline, not in an array: a text's only allocation is its `String`'s.
+/// The longest text written is a timestamp with the widest year an `Int` day count gives
+/// (about 40 bytes), well within `capacity`.
 struct DigitWriter {
-  private(set) var bytes: [UInt8] = []
+  private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+  private(set) var count = 0
+  static let capacity = 64
 
-  init() { bytes.reserveCapacity(24) }
+  init() {}
 
-  mutating func byte(_ value: UInt8) { bytes.append(value) }
+  mutating func byte(_ value: UInt8) {
+    precondition(count < Self.capacity, "a date or time text longer than \(Self.capacity) bytes")
+    withUnsafeMutableBytes(of: &storage) { $0[count] = value }
+    count += 1
+  }
 
   /// Appends `value` zero-padded to `width` digits (more when it needs them).
   mutating func digits(_ value: Int, _ width: Int) {
     // Months, days, hours, minutes and seconds: every date and time has five.
     if width == 2, value >= 0, value < 100 {
-      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
-      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
       return
     }
     guard value >= 0 else {
-      bytes.append(UInt8(ascii: "-"))
+      byte(UInt8(ascii: "-"))
       digits(-value, width)
       return
     }
@@ -176,13 +186,20 @@ struct DigitWriter {
     }
     var rest = value
     while divisor > 0 {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      byte(UInt8(ascii: "0") + UInt8(rest / divisor))
       rest %= divisor
       divisor /= 10
     }
   }
 
-  var string: String { String(decoding: bytes, as: UTF8.self) }
+  var string: String {
+    withUnsafeBytes(of: storage) { written in
+      String(unsafeUninitializedCapacity: count) { text in
+        UnsafeMutableRawBufferPointer(text).copyMemory(from: UnsafeRawBufferPointer(rebasing: written[..<count]))
+        return count
+      }
+    }
+  }
 }
 
 /// Left-pads a non-negative number with zeros.

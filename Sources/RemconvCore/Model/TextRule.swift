@@ -96,3 +96,15 @@ enum TextRule {
     "the \(what)'s \(fields.joined(separator: ", ")) held control characters (C0 other than tab, LF and CR); they are \(outcome)"
   }
 }
+
+extension String {
+  /// Empty or only white space (newlines included), as `allSatisfy(\.isWhitespace)` says.
+  /// Stops at the first other character: this runs for every reminder an import merges and
+  /// checks, and trimming would copy every string through NSString. A first byte that is
+  /// printable ASCII other than a space answers at once: a Character is white space by its
+  /// first scalar, and walking Characters costs hundreds of instructions.
+  var isBlank: Bool {
+    if let first = utf8.first, first > 0x20, first < 0x7F { return false }
+    return allSatisfy(\.isWhitespace)
+  }
+}

@@ -180,7 +180,7 @@ private final class ValidationRun {
     // UIDs: the oldest list keeps its UID.
     var firstByUID: [String: IntegrityList] = [:]
     for list in all {
-      if ValueRules.isBlank(list.uid) {
+      if list.uid.isBlank {
         found.append(
           Finding(
             rule: .missingUID, subject: subject(list), message: "the list has no UID",
@@ -347,8 +347,8 @@ private final class ValidationRun {
       cycles = finder.cycles()
     case .importedReminders, .importedEveryReminder:
       var search = ParentCycleFinder.ScopedSearch()
-      try store.forEachSubtaskRow(in: scope) { start in
-        try search.walk(from: start) { row in try store.parentRowID(ofReminderRow: row) }
+      try store.forEachSubtaskLink(in: scope) { start, startParent in
+        try search.walk(from: start) { row in row == start ? startParent : try store.parentRowID(ofReminderRow: row) }
       }
       cycles = search.cycles
     }

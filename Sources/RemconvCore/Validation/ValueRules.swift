@@ -21,10 +21,10 @@ enum ValueRules {
     func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
       findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
     }
-    if isBlank(row.uid ?? "") {
+    if (row.uid ?? "").isBlank {
       add(.missingUID, "the reminder has no UID", .assignFreshUID(originalUID: nil))
     }
-    if isBlank(row.title) {
+    if row.title.isBlank {
       add(.emptyTitle, "its title is empty", nil)
     }
     let created = timestamp(row.createdAt, .createdAt, add)
@@ -181,15 +181,6 @@ enum ValueRules {
   /// A stored value in single quotes, cut to 40 characters.
   static func quoted(_ value: String) -> String {
     "'" + (value.count > 40 ? String(value.prefix(39)) + "…" : value) + "'"
-  }
-
-  /// Empty or only white space (newlines included). Stops at the first other character: this
-  /// runs twice per reminder, and trimming would copy every string through NSString. A first
-  /// byte that is printable ASCII other than a space answers at once: a Character is white
-  /// space by its first scalar, and walking Characters costs hundreds of instructions.
-  static func isBlank(_ text: String) -> Bool {
-    if let first = text.utf8.first, first > 0x20, first < 0x7F { return false }
-    return !text.contains { !$0.isWhitespace }
   }
 
   static func kindPhrase(_ kind: DueDate.Kind) -> String {

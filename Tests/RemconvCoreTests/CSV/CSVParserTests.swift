@@ -100,6 +100,58 @@ import Testing
     #expect(record.fields[1].unicodeScalars.allSatisfy { $0 == "\u{FFFD}" })
   }
 
+  /// A delimiter, quote, CR or LF at any offset of a long field ends it there, and a byte that
+  /// is not UTF-8 at any offset is found.
+  @Test func aFieldEndsAtItsFirstStopWhereverItFallsInAWord() throws {
+    let text = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    for offset in 0..<text.count {
+      let head = String(decoding: text[..<offset], as: UTF8.self)
+      let tail = String(decoding: text[offset...], as: UTF8.self)
+      #expect(try Self.parse(Array("\(head),\(tail)\n".utf8)).map(\.fields) == [[head, tail]])
+      #expect(try Self.parse(Array("\(head)\r\n\(tail)\n".utf8)).map(\.fields) == [[head], [tail]])
+      #expect(try Self.parse(Array("\(head)\r\(tail)\n".utf8)).map(\.fields) == [[head], [tail]])
+      let quoted = try Self.parse(Array("\"\(head)\"\"\(tail)\",x\n".utf8))
+      #expect(quoted.map(\.fields) == [["\(head)\"\(tail)", "x"]])
+      let spanning = try Self.parse(Array("\"\(head)\n\(tail)\",x\n".utf8))
+      #expect(spanning.map(\.fields) == [["\(head)\n\(tail)", "x"]])
+      var invalid = Array("x,\(head)".utf8) + [0xFF] + Array("\(tail),y\n".utf8)
+      var record = try #require(try Self.parse(invalid).first)
+      #expect(record.invalidUTF8 == [1] && record.fields.count == 3)
+      invalid = Array("x,\"\(head)".utf8) + [0xC3] + Array("\(tail)\",y\n".utf8)
+      record = try #require(try Self.parse(invalid).first)
+      #expect(record.invalidUTF8 == [1] && record.fields.count == 3)
+      #expect(try Self.parse(Array("x,\(head)é\(tail),y\n".utf8)).first?.invalidUTF8 == [])
+    }
+  }
+
+  /// The list cells of a row name the same list as another row's only when every cell is the
+  /// same, byte for byte, and absent where the other's is absent (`ListCells`, compared whole).
+  @Test func listCellsAreTheSameOnlyWhenEveryCellIs() throws {
+    let input = """
+      t,Work,L1,,#FF0000
+      u,Work,L1,,#FF0000
+      v,Work,L1,"",#FF0000
+      w,Work,L2,,#FF0000
+      x,Work,L1,,#FF0001
+      y,Wor,kL1,,#FF0000
+      z,Work,L1,,#FF0000,extra
+
+      """
+    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
+    var gathered: [ListCells] = []
+    var row = CSVRow()
+    while try parser.next(into: &row) {
+      var cells = ListCells()
+      cells.gather([1, 2, 3, 4], of: row)
+      gathered.append(cells)
+    }
+    #expect(gathered.count == 7)
+    #expect(gathered[0] == gathered[1] && gathered[0].hashValue == gathered[1].hashValue)
+    #expect(gathered[0] == gathered[6], "a cell past the list's columns is not one of them")
+    for other in gathered[2...5] { #expect(gathered[0] != other) }
+    #expect(Set(gathered).count == 5)
+  }
+
   @Test func recordsLargerThanABufferStream() throws {
     // Fields that cross the reader's 64 KiB buffer boundary, read from a file descriptor.
     let long = String(repeating: "x", count: ByteReader.bufferSize + 17)

@@ -101,6 +101,55 @@ import Testing
     #expect(repository.allReminders.last?.extra["originalId"] == .string("R7"))
   }
 
+  /// A first merge finds the parents it added itself (`AddedHandles`) without asking the
+  /// repository; a parent that comes later, twice, or never is still found or reported.
+  @Test func aFirstMergeFindsTheParentsItAddedWithoutALookUp() throws {
+    // Thirty parents, each followed by its ten subtasks, as an outline is exported.
+    let outline = (0..<30).flatMap { parent in
+      [Self.item("P\(parent)")] + (0..<10).map { Self.item("C\(parent)-\($0)", parent: "P\(parent)") }
+    }
+    let (report, warnings) = try merge(
+      [Self.work] + outline + [Self.item("P3", title: "Again"), Self.item("Late", parent: "P3")])
+    #expect(report.added == 332)
+    #expect(warnings.map(\.code) == ["duplicate-uid"])
+    // Asked for each of the 301 parents before; now only where a later UID took a parent's
+    // slot in the table (a few, if any).
+    #expect(repository.handleLookups <= 10)
+    let all = repository.allReminders
+    let parentOf = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.parentID) })
+    #expect((0..<30).allSatisfy { parent in (0..<10).allSatisfy { parentOf["C\(parent)-\($0)"] == "P\(parent)" } })
+    // The UID that came twice names the first reminder, which the late subtask joins.
+    let late = try #require(try repository.reminderHandle(uid: "Late"))
+    let first = try #require(try repository.reminderHandle(uid: "P3"))
+    #expect(try repository.parent(of: late) == first)
+    #expect(try repository.reminder(first)?.reminder.title == "Reminder P3")
+    #expect(all.filter { $0.parentID == "P3" }.count == 11)
+  }
+
+  @Test func aFirstMergeStillAttachesLateParentsAndReportsMissingOnes() throws {
+    let (report, warnings) = try merge([
+      Self.work, Self.item("C1", parent: "P1"), Self.item("C2", parent: "Nowhere"), Self.item("P1"),
+    ])
+    #expect(report.added == 3)
+    #expect(warnings.map(\.code) == ["missing-parent"])
+    let all = Dictionary(uniqueKeysWithValues: repository.allReminders.map { ($0.id, $0) })
+    #expect(all["C1"]?.parentID == "P1")
+    #expect(all["C2"]?.parentID == nil && all["C2"]?.extra["missingParent"] == .string("Nowhere"))
+    // "Nowhere" was never written: the filter of written UIDs answers for it at once; P1 was
+    // added before `finish()` asked for it.
+    #expect(repository.handleLookups == 0)
+  }
+
+  @Test func theHandlesAddedAnswerOnlyForTheUIDTheyHold() {
+    var added = AddedHandles()
+    let handles = (0..<10_000).map { ReminderHandle(Int64($0 + 1)) }
+    for (index, handle) in handles.enumerated() { added.note(handle, uid: "U\(index)") }
+    let answered = (0..<10_000).filter { added.handle(uid: "U\($0)") != nil }
+    #expect(answered.allSatisfy { added.handle(uid: "U\($0)") == handles[$0] })
+    #expect(answered.count > 1000 && answered.contains(9_999))
+    #expect((10_000..<20_000).allSatisfy { added.handle(uid: "U\($0)") == nil })
+  }
+
   @Test func aMergeIntoARepositoryWithRemindersLooksUpEveryUID() throws {
     try merge([Self.work, Self.item("R1")])
     let before = repository.uidLookups

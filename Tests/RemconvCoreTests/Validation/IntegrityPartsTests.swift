@@ -102,6 +102,83 @@ import Testing
     }
   }
 
+  /// Duplicate UIDs are looked for only when the folded-UID index holds a key twice
+  /// (`holdsAFoldedUIDTwice`); UIDs that fold alike but differ are no duplicates, NULL UIDs
+  /// are no key, empty ones are one.
+  @Test(arguments: [
+    ("", false, [Int64]()),
+    ("UPDATE reminders SET uid = 'rem-1' WHERE id = 4", true, []),
+    ("UPDATE reminders SET uid = NULL WHERE id IN (2, 4)", false, []),
+    ("UPDATE reminders SET uid = '' WHERE id IN (2, 4)", true, []),
+    (
+      "UPDATE reminders SET uid = 'Same' WHERE id IN (2, 4); UPDATE reminders SET uid = 'SAME' WHERE id = 3", true,
+      [2, 4]
+    ),
+  ])
+  func duplicateUIDsAreSoughtOnlyWhenAFoldedUIDComesTwice(defect: String, twice: Bool, duplicates: [Int64]) throws {
+    try DefectStores.withStore(defect: defect.isEmpty ? "SELECT 1" : defect) { store throws in
+      #expect(try store.holdsAFoldedUIDTwice() == twice)
+      #expect(try store.duplicateReminderUIDRows(in: .everything).map(\.rowID) == duplicates)
+      let scoped = try store.withIntegrityScope(addedAfter: 1, updated: []) { scope in
+        try store.duplicateReminderUIDRows(in: scope).map(\.rowID)
+      }
+      #expect(scoped == duplicates.filter { $0 > 1 })
+    }
+  }
+
+  /// Subtasks are read from their index and sorted by row: the same rows, in row order, as a
+  /// read of the table, in the whole store and in an import's scope.
+  @Test func subtasksAndBrokenLinksComeInRowOrder() throws {
+    let defect = """
+      UPDATE reminders SET parent_id = 1 WHERE id = 4;
+      UPDATE reminders SET parent_id = 4 WHERE id = 2;
+      UPDATE reminders SET parent_id = 99 WHERE id = 3
+      """
+    try DefectStores.withStore(defect: defect) { store throws in
+      let subtasks = try store.database.rows("SELECT id FROM reminders WHERE parent_id IS NOT NULL ORDER BY id")
+        .compactMap { $0.int(0) }
+      #expect(subtasks.count >= 3)
+      var read: [Int64] = []
+      try store.forEachSubtaskRow(in: .everything) { read.append($0) }
+      #expect(read == subtasks)
+      let broken = try store.brokenParentLinks(in: .everything).map(\.rowID)
+      #expect(broken.contains(3) && broken == broken.sorted())
+      let scoped = try store.withIntegrityScope(addedAfter: 1, updated: []) { scope in
+        var rows: [Int64] = []
+        try store.forEachSubtaskRow(in: scope) { rows.append($0) }
+        return (rows, try store.brokenParentLinks(in: scope).map(\.rowID))
+      }
+      #expect(scoped.0 == subtasks.filter { $0 > 1 })
+      #expect(scoped.1 == broken.filter { $0 > 1 })
+    }
+  }
+
+  /// The walk up from each subtask starts from the parent read with it
+  /// (`forEachSubtaskLink`): the parent `parentRowID(ofReminderRow:)` reads, a parent that is
+  /// not a row number included, and an import's check finds the cycles `validate` finds.
+  @Test func theImportCheckWalksFromTheParentsReadWithTheSubtasks() throws {
+    let defect = """
+      UPDATE reminders SET parent_id = 2 WHERE id = 1;
+      UPDATE reminders SET parent_id = 4 WHERE id = 2;
+      UPDATE reminders SET parent_id = 1 WHERE id = 4;
+      UPDATE reminders SET parent_id = 'x' WHERE id = 3
+      """
+    try DefectStores.withStore(defect: defect) { store throws in
+      var links: [(Int64, Int64?)] = []
+      try store.forEachSubtaskLink(in: .everything) { links.append(($0, $1)) }
+      #expect(links.map(\.0).contains(3))
+      for (row, parent) in links { #expect(try store.parentRowID(ofReminderRow: row) == parent) }
+      let everything = try Validator(store: store).run().findings.filter { $0.rule == .parentCycle }
+      let written = WrittenValueChecks(watching: store)
+      written.stop()
+      let imported = try store.withIntegrityScope(addedAfter: 0, updated: []) { scope in
+        try Validator(store: store).runOnImported(scope, listsAddedAfter: 0, writtenValues: written)
+      }.findings.filter { $0.rule == .parentCycle }
+      #expect(everything.count == 1 && everything.first?.message.contains("#1 → #2 → #4 → #1") == true)
+      #expect(imported.map(\.message) == everything.map(\.message))
+    }
+  }
+
   @Test func rekeyingSwapsKeysWithoutTrippingUniqueness() throws {
     // Each list carries the other's key: fixing one at a time would collide.
     let swapped =

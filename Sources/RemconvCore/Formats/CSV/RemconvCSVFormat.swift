@@ -1,3 +1,5 @@
+import Foundation
+
 /// `--format csv`: remconv's own CSV, one row per reminder with its list, lossless.
 ///
 /// The columns are the keys of `--format json` (values written as there: ISO dates, priority
@@ -380,16 +382,30 @@ struct ListCells: Hashable {
     bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 
+  /// The bytes compared at once (an array's own comparison goes one element at a time): every
+  /// row's cells are compared with those of the list they name.
+  static func == (left: ListCells, right: ListCells) -> Bool {
+    left.bytes.count == right.bytes.count
+      && left.bytes.withUnsafeBytes { leftBytes in
+        right.bytes.withUnsafeBytes { rightBytes in
+          leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+        }
+      }
+  }
+
+  /// Gathers the cells at `indexes`, each copied from the row's buffer in one piece.
   mutating func gather(_ indexes: [Int], of row: CSVRow) {
     bytes.removeAll(keepingCapacity: true)
-    for index in indexes {
-      if row.isAbsent(index) {
-        bytes.append(0xFF)
-        continue
+    row.bytes.withUnsafeBufferPointer { cells in
+      for index in indexes {
+        if row.isAbsent(index) {
+          bytes.append(0xFF)
+          continue
+        }
+        let range = row.range(of: index)
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: range.count)) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: cells[range]))
       }
-      let range = row.range(of: index)
-      withUnsafeBytes(of: UInt32(truncatingIfNeeded: range.count)) { bytes.append(contentsOf: $0) }
-      bytes.append(contentsOf: row.bytes[range])
     }
   }
 }

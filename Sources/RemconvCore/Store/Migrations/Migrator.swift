@@ -168,6 +168,7 @@ struct Migrator {
       try refuseDamagedStore()
     }
     do {
+      try loadTablesIntoPageCache()
       let baseline = try StoreSnapshot.capture(database)
       let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
       report.preexisting = Self.preexisting(baseline, preflight: preflight)
@@ -199,6 +200,17 @@ struct Migrator {
     } catch {
       try refuseDamagedStore()
       throw error
+    }
+  }
+
+  /// Reads every page of every table into the upgrade's page cache, in file order, by
+  /// counting each table's own b-tree (`NOT INDEXED`: no row is decoded). With the store's
+  /// pages already in the cache (as the check of the store as found left them before the
+  /// check moved onto the backup), the steps of the million-reminder store took about 1 s
+  /// less CPU time, for 0.1 s spent here (docs/migrations.md, "Cost").
+  private func loadTablesIntoPageCache() throws {
+    for table in try StoreSnapshot.userTables(database) {
+      _ = try database.scalar("SELECT count(*) FROM \(StoreSnapshot.quoted(table)) NOT INDEXED")
     }
   }
 

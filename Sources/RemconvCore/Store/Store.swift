@@ -47,6 +47,8 @@ public final class Store {
     public var syncsToDisk = true
     /// The steps this remconv knows; tests replace them.
     var migrations = Migration.all
+    /// `Migrator.Settings.backupCopied`: tests damage the backup's copy there.
+    var backupCopied: (String) throws -> Void = { _ in }
 
     public init() {}
 
@@ -60,7 +62,7 @@ public final class Store {
       Migrator.Settings(
         steps: migrations, policy: duplicatePolicy, backupsKept: backupsKept,
         busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: now,
-        pause: MigrationTestPause(point: testPauseAtStep))
+        pause: MigrationTestPause(point: testPauseAtStep), backupCopied: backupCopied)
     }
   }
 

@@ -33,6 +33,50 @@ import Testing
         + ".backup-0002-to-0012-20261129T100000Z-2.sqlite")
   }
 
+  @Test func theBackupIsTheStoreAsFoundPageForPage() throws {
+    let directory = TemporaryDirectory()
+    let path = try FixtureStores.copy("v0002.sqlite", into: directory)
+    // Free pages, which a rebuilt copy (VACUUM INTO) would drop: the check of a page copy is
+    // the check of the store's own bytes.
+    let writer = try Database(path: path)
+    try writer.execute(
+      """
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+      INSERT INTO reminders (id, list_id, title) SELECT 1000 + i, 1, hex(zeroblob(300)) FROM n;
+      DELETE FROM reminders WHERE id > 1000;
+      """)
+    writer.close()
+    let found = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(found.count > 4096 && found[36..<40].contains { $0 != 0 }, "the store has free pages")
+
+    let store = try Store(path: path)
+    store.close()
+    let backup = try #require(MigrationBackup.list(for: path).first)
+    let copy = try Data(contentsOf: URL(fileURLWithPath: backup.path))
+    #expect(copy.count == found.count, "as many pages as the store, free ones included")
+    // Only the file header's bookkeeping is the copy's own: the journal mode (18, 19), the
+    // change counter (24...27), the schema cookie (40...43) and the version that wrote it
+    // (92...99). Every other byte of every page is the store's.
+    let bookkeeping = Set([18, 19] + Array(24...27) + Array(40...43) + Array(92...99))
+    let differing = zip(found, copy).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+    #expect(Set(differing).isSubset(of: bookkeeping), "bytes that differ: \(differing.prefix(10))")
+  }
+
+  @Test func aCopyThatFailsItsCheckIsTheBackupsFailureAndNothingIsLeft() throws {
+    let directory = TemporaryDirectory()
+    let path = try FixtureStores.copy("v0002.sqlite", into: directory)
+    var options = Store.Options()
+    options.backupCopied = { copy in try FixtureStores.damagePage(of: "reminders", in: copy) }
+    try expectUntouched(path) {
+      let message = expectRemconvError("notAStore") { try Store(path: path, options: options) }
+      #expect(message.contains(".partial: the backup is damaged"), "\(message)")
+      #expect(!message.contains("the store is damaged"), "\(message)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(!left.contains { $0.contains(".backup-") }, "\(left)")
+    #expect(try Store.migrationStatus(at: path).version == "0002_notes_and_priority")
+  }
+
   @Test func upgradesKeepTheNewestThreeBackups() throws {
     let directory = TemporaryDirectory()
     let path = directory.file("store.sqlite")

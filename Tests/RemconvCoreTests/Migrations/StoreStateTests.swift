@@ -94,4 +94,42 @@ import Testing
     }
     #expect(MigrationBackup.list(for: path).isEmpty)
   }
+
+  @Test func aDamagedStoreIsRefusedAsSuchThoughItsCopyIsCheckedFirst() throws {
+    let directory = TemporaryDirectory()
+    let path = try FixtureStores.copy("v0002.sqlite", into: directory)
+    try FixtureStores.damagePage(of: "reminders", in: path)
+    var copies: [String] = []
+    var options = Store.Options()
+    options.backupCopied = { copies.append($0) }
+    try expectUntouched(path) {
+      let message = expectRemconvError("notAStore") { try Store(path: path, options: options) }
+      #expect(
+        message.hasPrefix("\(path): the store is damaged") && message.hasSuffix("; nothing was changed"),
+        "\(message)")
+    }
+    #expect(copies.count == 1, "the page copy is what was checked first")
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(!left.contains { $0.contains(".backup-") }, "no backup and no partial copy: \(left)")
+  }
+
+  @Test func theStoreAsFoundIsCheckedWhenNoBackupIsTaken() throws {
+    let directory = TemporaryDirectory()
+    let path = try FixtureStores.copy("v0002.sqlite", into: directory)
+    try FixtureStores.damagePage(of: "reminders", in: path)
+    var settings = Store.Options().migratorSettings
+    settings.takesBackup = false
+    settings.backupCopied = { Issue.record("no copy is taken: \($0)") }
+    try expectUntouched(path) {
+      let database = try Database(path: path)
+      defer { database.close() }
+      try database.registerRemconvFunctions()
+      // SQLite stops the check at this damage (the store turns it into `notAStore`).
+      let error = #expect(throws: SQLiteError.self) {
+        try Migrator(database: database, path: path, settings: settings).migrate()
+      }
+      #expect(error?.isNotADatabase == true && "\(error.map { "\($0)" } ?? "")".contains("PRAGMA main.integrity_check"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".backup-") })
+  }
 }

@@ -70,19 +70,65 @@ public struct MigrationBackup: Sendable, Hashable {
   }
 
   /// Copies the store into a new backup and verifies it, while the caller holds the store's
-  /// write lock (`BEGIN IMMEDIATE` on `lockHolder`, nothing written yet).
-  ///
-  /// The copy is `VACUUM INTO` from a second, read-only connection: the lock keeps every
-  /// other writer out, so the copy is exactly the state the upgrade starts from
-  /// (migrations.md §5.4, verified there in rollback and WAL mode). `VACUUM INTO` does not
-  /// fsync its output, so the file and its folder are synced here; then the copy is reopened
-  /// read-only and must pass `integrity_check` and hold the same row counts as the store.
-  /// It is written under a `.partial` name and renamed only once verified, so a crash never
-  /// leaves a file that looks like a good backup.
+  /// write lock (`BEGIN IMMEDIATE` on `lockHolder`, nothing written yet): `copy`, then `keep`.
   static func take(
     of storePath: String, counts: [String: Int], from: Int, to: Int, at date: Date,
     busyTimeoutMilliseconds: Int32
   ) throws -> MigrationBackup {
+    try copy(of: storePath, from: from, to: to, at: date, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      .keep(counts: counts)
+  }
+
+  /// A copy of the store, written, synced and checked, still under its `.partial` name:
+  /// `keep` makes it a backup once the store's row counts are known, `discard` removes it.
+  struct Copy {
+    let storePath: String
+    let partialPath: String
+    let finalPath: String
+    /// The rows of every table of the copy.
+    let counts: [String: Int]
+
+    /// Compares the copy's row counts with the store's (`counts`), names it and syncs its
+    /// folder. The copy is removed when anything fails.
+    func keep(counts expected: [String: Int]) throws -> MigrationBackup {
+      do {
+        try MigrationBackup.compare(counts, with: expected, path: partialPath)
+        guard rename(partialPath, finalPath) == 0 else {
+          throw RemconvError.ioFailure("\(finalPath): cannot name the backup: \(String(cString: strerror(errno)))")
+        }
+        try syncDirectory(of: finalPath)
+      } catch {
+        discard()
+        if let remconv = error as? RemconvError { throw remconv }
+        throw RemconvError.ioFailure("\(finalPath): the backup could not be written: \(error)")
+      }
+      guard let backup = list(for: storePath).first(where: { $0.path == finalPath }) else {
+        throw RemconvError.ioFailure("\(finalPath): the backup vanished after it was written")
+      }
+      return backup
+    }
+
+    func discard() {
+      try? FileManager.default.removeItem(atPath: partialPath)
+    }
+  }
+
+  /// Copies the store page for page into a new `.partial` file beside it and checks the copy,
+  /// while the caller holds the store's write lock (`BEGIN IMMEDIATE`, nothing written yet).
+  ///
+  /// The copy is SQLite's online backup from a second, read-only connection (SQLite backs up
+  /// from no connection inside a write transaction): the lock keeps every other writer out, so
+  /// it reads exactly the state the upgrade starts from (migrations.md §5.4). Every page, free
+  /// ones included, holds the store's bytes; only the file header's bookkeeping is the copy's
+  /// own, and it is left in rollback journal mode, one self-contained file. The file is
+  /// synced, then reopened read-only and must pass the full `integrity_check`. Being the same pages,
+  /// that check is also the store's: the migrator checks the store itself only when the copy
+  /// fails, to tell which of the two is damaged. `copyWritten` is a test seam, called with the
+  /// copy's path once it is synced and before it is checked. Nothing is left when this throws.
+  static func copy(
+    of storePath: String, from: Int, to: Int, at date: Date, busyTimeoutMilliseconds: Int32,
+    copyWritten: (String) throws -> Void = { _ in }
+  ) throws -> Copy {
     removeStalePartials(for: storePath)
     let finalPath = nextPath(for: storePath, from: from, to: to, at: date)
     let partialPath = finalPath + partialSuffix
@@ -91,28 +137,31 @@ public struct MigrationBackup: Sendable, Hashable {
       let reader = try Database(path: storePath, mode: .readOnly)
       defer { reader.close() }
       reader.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
-      try reader.run("VACUUM INTO ?", [.text(partialPath)])
+      try reader.backup(to: partialPath, rollbackJournal: true)
       reader.close()
       try syncFile(partialPath)
-      try verify(partialPath, counts: counts)
-      guard rename(partialPath, finalPath) == 0 else {
-        throw RemconvError.ioFailure("\(finalPath): cannot name the backup: \(String(cString: strerror(errno)))")
-      }
-      try syncDirectory(of: finalPath)
+      try copyWritten(partialPath)
+      let counts = try checked(partialPath)
+      return Copy(storePath: storePath, partialPath: partialPath, finalPath: finalPath, counts: counts)
     } catch {
       try? FileManager.default.removeItem(atPath: partialPath)
       if let remconv = error as? RemconvError { throw remconv }
       throw RemconvError.ioFailure("\(finalPath): the backup could not be written: \(error)")
     }
-    guard let backup = list(for: storePath).first(where: { $0.path == finalPath }) else {
-      throw RemconvError.ioFailure("\(finalPath): the backup vanished after it was written")
-    }
-    return backup
   }
 
   /// Checks that `path` is an intact SQLite database and, when `counts` is given, that it
   /// holds exactly those tables with those row counts. Opens it read-only; never writes.
   static func verify(_ path: String, counts: [String: Int]?) throws {
+    let found = try checked(path)
+    if let counts { try compare(found, with: counts, path: path) }
+  }
+
+  /// The row counts of every table of the database at `path`, once it has passed the full
+  /// `integrity_check`. Opened read-only and memory-mapped: the check reads every page several
+  /// times, and through a small page cache each read is a system call (a million reminders'
+  /// store: 0.9 s of CPU time so, 0.4 s mapped; docs/migrations.md, "Cost").
+  private static func checked(_ path: String) throws -> [String: Int] {
     let database: Database
     do {
       database = try Database(path: path, mode: .readOnly)
@@ -121,25 +170,33 @@ public struct MigrationBackup: Sendable, Hashable {
     }
     defer { database.close() }
     do {
-      let problems = try StoreSnapshot.integrityProblems(database)
-      if !problems.isEmpty {
-        throw RemconvError.notAStore(
-          "\(path): the backup is damaged (integrity_check: \(problems.prefix(3).joined(separator: "; ")))")
-      }
-      guard let counts else { return }
-      let found = try StoreSnapshot.tableCounts(database)
-      if found != counts {
-        let differences = Set(found.keys).union(counts.keys).sorted().compactMap { table -> String? in
-          found[table] == counts[table]
-            ? nil
-            : "\(table): \(counts[table].map(String.init) ?? "none") in the store, \(found[table].map(String.init) ?? "none") in the backup"
+      return try database.withMemoryMap(mebibytes: checkMemoryMapMebibytes) {
+        let problems = try StoreSnapshot.integrityProblems(database)
+        if !problems.isEmpty {
+          throw RemconvError.notAStore(
+            "\(path): the backup is damaged (integrity_check: \(problems.prefix(3).joined(separator: "; ")))")
         }
-        throw RemconvError.notAStore(
-          "\(path): the backup does not match the store (\(differences.joined(separator: "; ")))")
+        return try StoreSnapshot.tableCounts(database)
       }
     } catch let error as SQLiteError {
       throw RemconvError.notAStore("\(path): the backup is damaged: \(error.message)")
     }
+  }
+
+  /// How much of a backup its check maps at most; a bigger file is read through the page
+  /// cache beyond that.
+  static let checkMemoryMapMebibytes = 4096
+
+  /// Throws unless the backup at `path` holds `found` rows per table, the store `expected`.
+  private static func compare(_ found: [String: Int], with expected: [String: Int], path: String) throws {
+    guard found != expected else { return }
+    let differences = Set(found.keys).union(expected.keys).sorted().compactMap { table -> String? in
+      found[table] == expected[table]
+        ? nil
+        : "\(table): \(expected[table].map(String.init) ?? "none") in the store, \(found[table].map(String.init) ?? "none") in the backup"
+    }
+    throw RemconvError.notAStore(
+      "\(path): the backup does not match the store (\(differences.joined(separator: "; ")))")
   }
 
   /// Removes all but the newest `kept` backups of the store. Returns the removed paths.
@@ -167,7 +224,7 @@ public struct MigrationBackup: Sendable, Hashable {
     }
   }
 
-  /// Creates an empty file readable by its owner only; `VACUUM INTO` accepts an empty target.
+  /// Creates an empty file readable by its owner only, which the copy then fills.
   static func createPrivateFile(_ path: String) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {

@@ -8,9 +8,14 @@ import Foundation
 ///    steps applied by one process only; a second one waits for the busy timeout;
 /// 3. the history is read again under the lock: a process that waited finds the store up to
 ///    date and does nothing;
-/// 4. `integrity_check`, the counts and the findings before anything changes; the preflight
-///    (duplicate list names with `--on-duplicate fail` stop here); free space;
-/// 5. a verified backup next to the store (`MigrationBackup.take`);
+/// 4. a page copy of the store beside it, synced, that must pass the full `integrity_check`
+///    (`MigrationBackup.copy`): being the store's own pages, its check is the store's; only when
+///    it fails is the store checked itself, and a damaged store is refused as before, nothing
+///    written and no copy left. Without a backup (a new store, `takesBackup` off) or when the
+///    upgrade cannot be written (read-only, too little space), the store itself is checked;
+/// 5. the counts and the findings before anything changes; the preflight (duplicate list names
+///    with `--on-duplicate fail` stop here); the copy must hold the store's row counts and
+///    becomes the backup (`Copy.keep`);
 /// 6. each step in a SAVEPOINT: preflight actions, its SQL, then the invariants: row counts and
 ///    per-list reminders (count and sum of row ids), compared with those before the step; a step
 ///    that lost, moved or swapped a row is found here; the history row;
@@ -21,7 +26,8 @@ import Foundation
 ///    rolled back either way;
 /// 8. `user_version` and `application_id`, COMMIT, foreign keys on, old backups pruned.
 ///
-/// The full `integrity_check` runs on the store as found, on the backup and on the result. The
+/// The full `integrity_check` runs twice: on the backup, the store as found page for page, and
+/// on the result (until issue 26 also on the store itself: a third check). The
 /// checks that read every row (`quick_check`, the findings' lookups of each reminder's list and
 /// parent) run once, on the result, not after every step: the result holds whatever a step
 /// broke, since nothing is committed before them, and at 1M reminders they were as long as the
@@ -37,6 +43,9 @@ struct Migrator {
     /// Off only for a private copy of a read-only store (`Store.Options.readThroughUpgradedCopy`):
     /// the store itself, untouched, is what a backup would hold.
     var takesBackup = true
+    /// A test seam: called with the backup's copy once it is written and synced, before it is
+    /// checked (tests damage it there).
+    var backupCopied: (String) throws -> Void = { _ in }
   }
 
   let database: Database
@@ -147,28 +156,80 @@ struct Migrator {
     // Nothing to apply: the transaction only read, and ends so.
     guard let last = plan.last else { return report }
     let isNewStore = status.state == .empty
+    let takesBackup = !isNewStore && settings.takesBackup
+    // Known before the copy, which takes some of the free space it measures. An upgrade that
+    // cannot be written leaves nothing behind (a cron job on a read-only store would otherwise
+    // add a full backup at every run): it takes no copy, and fails where it always did.
+    let blocker = takesBackup ? try writeBlocker(from: status, to: last) ?? spaceBlockers().first : nil
+    var copy: MigrationBackup.Copy?
+    if takesBackup, blocker == nil {
+      copy = try copyStore(from: status, to: last)
+    } else {
+      try refuseDamagedStore()
+    }
+    do {
+      try loadTablesIntoPageCache()
+      let baseline = try StoreSnapshot.capture(database)
+      let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
+      report.preexisting = Self.preexisting(baseline, preflight: preflight)
+      if settings.policy == .fail, !preflight.duplicates.isEmpty {
+        throw RemconvError.migrationFailed(duplicateRefusal(preflight))
+      }
+      if let blocker { throw RemconvError.ioFailure(blocker) }
+      if let copy {
+        backup = try copy.keep(counts: baseline.tableCounts)
+        report.backup = backup
+      }
+      try applyChecked(plan, last: last, preflight: preflight, from: baseline, report: &report)
+    } catch {
+      if backup == nil { copy?.discard() }
+      throw error
+    }
+    return report
+  }
+
+  /// Copies the store into a backup's `.partial` file and checks the copy
+  /// (`MigrationBackup.copy`). The copy is the store page for page, so its check is the
+  /// store's: when it fails, the store is checked itself, and a damaged store is refused as
+  /// when no backup is taken.
+  private func copyStore(from status: MigrationStatus, to last: Migration) throws -> MigrationBackup.Copy {
+    do {
+      return try MigrationBackup.copy(
+        of: path, from: status.versionNumber, to: last.number, at: settings.now(),
+        busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds, copyWritten: settings.backupCopied)
+    } catch {
+      try refuseDamagedStore()
+      throw error
+    }
+  }
+
+  /// Reads every page of every table into the upgrade's page cache, in file order, by
+  /// counting each table's own b-tree (`NOT INDEXED`: no row is decoded). With the store's
+  /// pages already in the cache (as the check of the store as found left them before the
+  /// check moved onto the backup), the steps of the million-reminder store took about 1 s
+  /// less CPU time, for 0.1 s spent here (docs/migrations.md, "Cost").
+  private func loadTablesIntoPageCache() throws {
+    for table in try StoreSnapshot.userTables(database) {
+      _ = try database.scalar("SELECT count(*) FROM \(StoreSnapshot.quoted(table)) NOT INDEXED")
+    }
+  }
+
+  /// Refuses a store that fails the full `integrity_check`, before anything is written.
+  private func refuseDamagedStore() throws {
     let integrity = try StoreSnapshot.integrityProblems(database)
     if !integrity.isEmpty {
       throw RemconvError.notAStore(
         "\(path): the store is damaged (integrity_check: \(integrity.prefix(3).joined(separator: "; "))); nothing was changed"
       )
     }
-    let baseline = try StoreSnapshot.capture(database)
-    let preflight = try Preflight.findings(in: database, plan: plan, policy: settings.policy)
-    report.preexisting = Self.preexisting(baseline, preflight: preflight)
-    if settings.policy == .fail, !preflight.duplicates.isEmpty {
-      throw RemconvError.migrationFailed(duplicateRefusal(preflight))
-    }
-    if !isNewStore, settings.takesBackup {
-      // Checked before the backup: an upgrade that cannot be written must leave nothing behind
-      // (a cron job on a read-only store would otherwise add a full backup at every run).
-      if let blocker = writeBlocker(from: status, to: last) { throw RemconvError.ioFailure(blocker) }
-      if let blocker = try spaceBlockers().first { throw RemconvError.ioFailure(blocker) }
-      backup = try MigrationBackup.take(
-        of: path, counts: baseline.tableCounts, from: status.versionNumber, to: last.number,
-        at: settings.now(), busyTimeoutMilliseconds: settings.busyTimeoutMilliseconds)
-      report.backup = backup
-    }
+  }
+
+  /// Applies `plan` after the backup, checks the result and sets the version (steps 6 to 8
+  /// of the type's summary, COMMIT aside).
+  private func applyChecked(
+    _ plan: [Migration], last: Migration, preflight: PreflightFindings, from baseline: StoreSnapshot,
+    report: inout MigrationReport
+  ) throws {
     settings.pause.reached("0")
     try database.execute(MigrationHistory.createTable)
     try database.execute("SAVEPOINT \(Self.stepsSavepoint)")
@@ -210,7 +271,6 @@ struct Migrator {
     try database.execute("PRAGMA application_id = \(Store.applicationID)")
     report.applied = plan.map(\.id)
     report.to = last.id
-    return report
   }
 
   /// The upgrade's page cache, at most.

@@ -240,11 +240,16 @@ public final class Database {
     return try body()
   }
 
-  /// Copies the whole database into a new file at `destination` with SQLite's online backup.
-  /// The copy is as private as the store: created 0600, never through a symbolic link.
+  /// Copies the whole database into a new file at `destination` with SQLite's online backup,
+  /// page for page: every page, free ones included, holds the same bytes as here; on the first
+  /// page SQLite updates only the file header's bookkeeping (the change counter, the schema
+  /// cookie, the page count). The copy is as private as the store: created 0600, never through
+  /// a symbolic link. With `rollbackJournal`, a copy of a WAL database is switched to rollback
+  /// journal mode (two bytes of that header), so that it is one self-contained file that
+  /// opens read-only without a `-wal` or `-shm` beside it.
   ///
   /// Related SQLite documentation: https://sqlite.org/backup.html
-  public func backup(to destination: String) throws(SQLiteError) {
+  public func backup(to destination: String, rollbackJournal: Bool = false) throws(SQLiteError) {
     let descriptor = open(destination, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0, fchmod(descriptor, 0o600) == 0 else {
       let reason = String(cString: strerror(errno)).lowercased()
@@ -264,6 +269,7 @@ public final class Database {
         extendedCode: stepCode == SQLITE_DONE ? finishCode : stepCode,
         message: "backup to '\(destination)' failed")
     }
+    if rollbackJournal { _ = try target.scalar("PRAGMA journal_mode = DELETE") }
   }
 
   /// Registers the functions migrations written in SQL fill and check derived columns with:

@@ -279,7 +279,9 @@ public struct ReminderCandidates: Sendable {
 
 extension Store {
   /// Calls `body` with each candidate reminder in list row order, then row order.
-  public func forEachCandidate(_ candidates: ReminderCandidates, _ body: (StoredReminder) throws -> Void) throws {
+  public func forEachCandidate(
+    _ candidates: ReminderCandidates, _ body: (consuming StoredReminder) throws -> Void
+  ) throws {
     let (condition, values) = candidates.sql
     let statement = try database.statement(
       "SELECT \(Self.reminderColumns) \(Self.reminderJoins) WHERE \(condition) ORDER BY r.list_id, r.id")
@@ -386,7 +388,7 @@ extension Store {
   /// it: done state, flag, due date and priority as `decodeReminder` reads them, notes only
   /// when `withNotes`.
   public func forEachViewReminder(
-    _ candidates: ReminderCandidates, withNotes: Bool, _ body: (ViewReminder) throws -> Void
+    _ candidates: ReminderCandidates, withNotes: Bool, _ body: (consuming ViewReminder) throws -> Void
   ) throws {
     let (condition, values) = candidates.sql
     let statement = try database.statement(

@@ -30,18 +30,21 @@ struct ReminderOutline {
     self.listRowID = listRowID
   }
 
-  /// `reminders` (of this list) in outline order with their depths among themselves, or nil
-  /// when an ancestor chain runs into a cycle: the full walk places those by rules of its own.
-  mutating func place<Item>(
-    _ reminders: [Item], rowID: (Item) -> Int64, parentRowID: (Item) -> Int64?
-  ) throws -> [(item: Item, depth: Int)]? {
+  /// The positions `0..<count` of some reminders of this list (in row order, the row id and
+  /// parent row id of each given by its position) in outline order, each with its depth among
+  /// them, or nil when an ancestor chain runs into a cycle: the full walk places those by rules
+  /// of its own. Positions, not the reminders themselves, so that a caller hands each out from
+  /// where it is held instead of from a copy.
+  mutating func place(
+    count: Int, rowID: (Int) -> Int64, parentRowID: (Int) -> Int64?
+  ) throws -> [(node: Int, depth: Int)]? {
     // Reminders without a parent, in row order, are in outline order already (most lists).
-    if reminders.allSatisfy({ parentRowID($0) == nil }) { return reminders.map { ($0, 0) } }
-    var tree = Tree(placed: reminders.count)
-    for node in reminders.indices { tree.add(rowID(reminders[node]), as: node) }
-    for node in reminders.indices {
+    if (0..<count).allSatisfy({ parentRowID($0) == nil }) { return (0..<count).map { ($0, 0) } }
+    var tree = Tree(placed: count)
+    for node in 0..<count { tree.add(rowID(node), as: node) }
+    for node in 0..<count {
       var child = node
-      var parent = parentRowID(reminders[node])
+      var parent = parentRowID(node)
       // Up the chain until a root of the outline or a row already in the tree.
       while let parentRow = parent, parentRow != tree.rowIDs[child] {
         if let known = tree.node(of: parentRow) {
@@ -57,7 +60,7 @@ struct ReminderOutline {
       }
     }
     placedBefore = tree
-    return tree.walk().map { walked in walked.map { (reminders[$0.node], $0.depth) } }
+    return tree.walk()
   }
 
   private mutating func ancestorLink(of rowID: Int64) throws -> AncestorLink {

@@ -212,20 +212,23 @@ public struct ReminderView: Sendable {
     for stored in lists {
       guard let found = byList[stored.rowID] else { continue }
       var outline = ReminderOutline(store: store, listRowID: stored.rowID)
-      guard let members = try outline.place(found.members, rowID: { $0.rowID }, parentRowID: { $0.parentRowID }),
-        let completedRows = try outline.place(found.completed, rowID: { $0.rowID }, parentRowID: { $0.parentRowID })
+      guard
+        let members = try outline.place(
+          count: found.members.count, rowID: { found.members[$0].rowID },
+          parentRowID: { found.members[$0].parentRowID }),
+        let completedRows = try outline.place(
+          count: found.completed.count, rowID: { found.completed[$0].rowID },
+          parentRowID: { found.completed[$0].parentRowID })
       else {
         try collect(list: stored, store: store, into: &memberRows)
         continue
       }
-      let rows = members.map {
-        ViewRow(reminder: $0.item.reminder, list: stored.list, depth: $0.depth, rowID: $0.item.rowID)
+      func row(_ reminder: StoredReminder, depth: Int) -> ViewRow {
+        ViewRow(reminder: reminder.reminder, list: stored.list, depth: depth, rowID: reminder.rowID)
       }
+      let rows = members.map { row(found.members[$0.node], depth: $0.depth) }
       if !rows.isEmpty { memberRows.append((stored.list, sortedOutline(rows))) }
-      completed += sortedOutline(
-        completedRows.map {
-          ViewRow(reminder: $0.item.reminder, list: stored.list, depth: $0.depth, rowID: $0.item.rowID)
-        })
+      completed += sortedOutline(completedRows.map { row(found.completed[$0.node], depth: $0.depth) })
     }
     arrange(memberRows)
   }

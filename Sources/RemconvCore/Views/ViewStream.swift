@@ -41,9 +41,11 @@ protocol StreamedReminder {
   var facts: ReminderFacts { get }
   var title: String { get }
   var notes: String { get }
-  /// Calls `body` with each candidate in list row order, then row order.
-  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
-    throws
+  /// Calls `body` with each candidate in list row order, then row order, handing each over to
+  /// be held without a copy.
+  static func forEach(
+    _ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (consuming Self) throws -> Void
+  ) throws
   func line(list: ReminderList, depth: Int) -> Line
   /// A row of a list read by the full walk (a list whose subtasks form a cycle).
   static func walkedLine(_ reminder: Reminder, list: ReminderList, depth: Int) -> Line
@@ -54,9 +56,9 @@ protocol StreamedReminder {
 extension ViewReminder: StreamedReminder {
   var placedRowID: Int64 { rowID ?? 0 }
 
-  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
-    throws
-  {
+  static func forEach(
+    _ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (consuming Self) throws -> Void
+  ) throws {
     try store.forEachViewReminder(candidates, withNotes: search, body)
   }
 
@@ -87,9 +89,9 @@ extension StoredReminder: StreamedReminder {
   var title: String { reminder.title }
   var notes: String { reminder.notes }
 
-  static func forEach(_ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (Self) throws -> Void)
-    throws
-  {
+  static func forEach(
+    _ candidates: ReminderCandidates, search: Bool, in store: Store, _ body: (consuming Self) throws -> Void
+  ) throws {
     try store.forEachCandidate(candidates, body)
   }
 
@@ -195,6 +197,8 @@ public struct ViewStream {
 
     var held: [Item] = []
     var heldList: StoredList?
+    // Compared for every row read, so that the list itself is not copied to be compared.
+    var heldListRowID: Int64?
     var heldIsPlaced = false
     // The outline of the list last placed, kept for its Completed section.
     var outline: ReminderOutline?
@@ -212,27 +216,29 @@ public struct ViewStream {
           try Self.setShortIDs(&held, &none, in: shortIDs)
         }
       }
-      for line in try placed(held, in: list, completedSection: completedSection, outline: &outline!) {
-        try body(completedSection ? .completed(line) : .member(line))
+      try forEachPlaced(held, in: list, completedSection: completedSection, outline: &outline!) {
+        (line: consuming Item.Line) in
+        if completedSection { try body(.completed(line)) } else { try body(.member(line)) }
       }
       held.removeAll(keepingCapacity: true)
     }
     /// Starts the rows of `listRowID`; false when the list is not one of the view's.
     func start(_ listRowID: Int64, completedSection: Bool) throws -> Bool {
-      if heldList?.rowID == listRowID { return true }
+      if heldListRowID == listRowID { return true }
       try flush(completedSection: completedSection)
       guard let list = listsByRow[listRowID] else {
         heldList = nil
+        heldListRowID = nil
         return false
       }
       heldList = list
+      heldListRowID = listRowID
       heldIsPlaced = try placesAsRead && !store.hasSubtasks(inListRow: listRowID)
       if !completedSection, !isListView { try body(.heading(.list(list.list))) }
       return true
     }
-    func add(_ item: Item, completedSection: Bool) throws {
+    func add(_ item: consuming Item, completedSection: Bool) throws {
       guard try start(item.listRowID, completedSection: completedSection) else { return }
-      // The list is copied only for a row handed out as it is read.
       if heldIsPlaced, let list = heldList {
         let line = item.line(list: list.list, depth: 0)
         try body(completedSection ? .completed(line) : .member(line))
@@ -241,32 +247,28 @@ public struct ViewStream {
       }
     }
 
-    try Item.forEach(query, search: search, in: store) { item in
-      var item = item
+    try Item.forEach(query, search: search, in: store) { (item: consuming Item) in
       let facts = item.facts
-      // A search's text is looked at once a row, and where the query was found kept with the
-      // row: a row shows its matching line of notes when its title does not hold the query.
-      var textMatches: Bool?
-      func matches() -> Bool {
-        if let textMatches { return textMatches }
-        var found = true
-        if case .search(let query) = view.subject {
-          let inTitle = query.contains(item.title)
-          item.titleHoldsQuery = inTitle
-          found = inTitle || query.contains(item.notes)
-        }
-        textMatches = found
-        return found
+      // A search's text is looked at once a row (every row it reads is one its sections ask
+      // about: its candidates are open unless it shows the Completed section), and where the
+      // query was found kept with the row: a row shows its matching line of notes when its
+      // title does not hold the query.
+      var textMatches = true
+      if case .search(let query) = view.subject {
+        let inTitle = query.contains(item.title)
+        item.titleHoldsQuery = inTitle
+        textMatches = inTitle || query.contains(item.notes)
       }
-      if view.isMember(facts, textMatches: matches) {
+      if view.isMember(facts, textMatches: { textMatches }) {
         try add(item, completedSection: false)
-      } else if !completedQuery, view.isCompletedMember(facts, textMatches: matches) {
+      } else if !completedQuery, view.isCompletedMember(facts, textMatches: { textMatches }) {
         if completed.last?.listRowID != item.listRowID { completed.append((item.listRowID, [])) }
         completed[completed.count - 1].rows.append(item)
       }
     }
     try flush(completedSection: false)
     heldList = nil
+    heldListRowID = nil
     if completedQuery {
       guard view.options.includeCompleted, view.memberCompletion != .done else { return }
       query.completion = .done
@@ -299,14 +301,25 @@ public struct ViewStream {
     for index in more.indices { more[index].shortIDLength = lengths[rows.count + index] }
   }
 
-  /// One list's kept reminders in its outline, sorted; a list whose subtasks form a cycle is
-  /// placed by the full walk, as `ReminderView` does.
+  /// Calls `body` with one list's kept reminders in its outline, sorted; a list whose subtasks
+  /// form a cycle is placed by the full walk, as `ReminderView` does. In the manual order the
+  /// outline is the order shown, so each row is made as it is handed out and none is held twice.
   @inline(__always)
-  private func placed<Item: StreamedReminder>(
-    _ reminders: [Item], in list: StoredList, completedSection: Bool, outline: inout ReminderOutline
-  ) throws -> [Item.Line] {
-    if let placed = try outline.place(reminders, rowID: { $0.placedRowID }, parentRowID: { $0.parentRowID }) {
-      return view.sortedOutline(placed.map { $0.item.line(list: list.list, depth: $0.depth) })
+  private func forEachPlaced<Item: StreamedReminder>(
+    _ reminders: [Item], in list: StoredList, completedSection: Bool, outline: inout ReminderOutline,
+    _ body: (consuming Item.Line) throws -> Void
+  ) throws {
+    if let placed = try outline.place(
+      count: reminders.count, rowID: { reminders[$0].placedRowID }, parentRowID: { reminders[$0].parentRowID })
+    {
+      if view.options.sort == .manual {
+        for (node, depth) in placed { try body(reminders[node].line(list: list.list, depth: depth)) }
+      } else {
+        for line in view.sortedOutline(placed.map { reminders[$0.node].line(list: list.list, depth: $0.depth) }) {
+          try body(line)
+        }
+      }
+      return
     }
     var lines: [Item.Line] = []
     var filter = OutlineFilter()
@@ -316,7 +329,7 @@ public struct ViewStream {
         lines.append(Item.walkedLine(reminder, list: list.list, depth: depth))
       }
     }
-    return view.sortedOutline(lines)
+    for line in view.sortedOutline(lines) { try body(line) }
   }
 
   /// A view made whole, handed out as a stream would hand it out.

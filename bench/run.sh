@@ -383,8 +383,8 @@ run_views_round() {
     "SELECT $columns $from WHERE instr(r.search_text, 'forecast') > 0 ORDER BY r.list_id, r.id"
   [ "$size" = 10000 ] || return 0
   if [ -n "$taskwarrior" ] && [ -f "$base.task/ready" ]; then
-    local task=(env TZ=UTC TASKRC="$root/$base.task/taskrc" TASKDATA="$root/$base.task" "$taskwarrior"
-      rc.confirmation=off rc.verbose=nothing rc.gc=off rc.detection=off)
+    local task=(bench/peers/task_report.sh env TZ=UTC TASKRC="$root/$base.task/taskrc" TASKDATA="$root/$base.task"
+      "$taskwarrior" rc.confirmation=off rc.verbose=nothing rc.gc=off rc.detection=off)
     measure "$size" "view:today@taskwarrior" "$round" "${task[@]}" due:today list
     measure "$size" "view:all@taskwarrior" "$round" "${task[@]}" list
     measure "$size" "count:lists@taskwarrior" "$round" "${task[@]}" projects

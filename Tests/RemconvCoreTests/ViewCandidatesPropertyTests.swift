@@ -256,6 +256,42 @@ import Testing
     }
   }
 
+  /// A smart list other than Today counts its candidates before its first row, and one past
+  /// the short IDs' lookup limit has the UID index read at once: the count is the number of
+  /// rows the view's query reads, and the view shows the same rows, each with the short ID its
+  /// UID has alone, at the store's own limit and at a limit every count passes.
+  @Test(arguments: 1...6 as ClosedRange<UInt64>)
+  func smartListsPastTheLookupLimitShowTheSameRowsAndShortIDs(seed: UInt64) throws {
+    let directory = TemporaryDirectory()
+    let store = try Self.makeStore(seed: seed, in: directory)
+    defer { store.close() }
+    guard case .integer(let highestRowID) = try store.database.scalar("SELECT max(id) FROM reminders") else {
+      Issue.record("seed \(seed): an empty store")
+      return
+    }
+    for today in [Self.todays[2], Self.todays[4]] {
+      for options in Self.optionSets.prefix(2) {
+        for scope in ReminderScope.allCases {
+          let stream = try ViewStream(scope: scope, store: store, today: today, options: options)
+          var candidates = stream.view.candidates
+          var read = 0
+          try store.forEachViewReminder(candidates, withNotes: false) { _ in read += 1 }
+          #expect(try store.countCandidates(candidates) == read, "seed \(seed), \(scope)")
+          candidates.completion = .done
+          read = 0
+          try store.forEachViewReminder(candidates, withNotes: false) { _ in read += 1 }
+          #expect(try store.countCandidates(candidates) == read, "seed \(seed), \(scope), done")
+          let unlimited = try Self.shown(stream, options: options)
+          for ids in [
+            try store.uidPrefixLengths(), UIDPrefixLengths(store: store, lookupLimit: 0, highestRowID: highestRowID),
+          ] {
+            #expect(try Self.shown(stream, options: options, ids: ids) == unlimited, "seed \(seed), \(scope)")
+          }
+        }
+      }
+    }
+  }
+
   /// Outlines a store's inserts do not make: parents after their subtasks in row order,
   /// chains through rows the view does not show, reminders that are their own parent, and
   /// cycles (which send a list to the full walk). The streamed and collected views place

@@ -442,6 +442,16 @@ extension Store {
     }
   }
 
+  /// How many reminders meet `candidates`, counted by SQLite (from the index that holds the
+  /// state columns, for a scope's condition) without a row decoded.
+  func countCandidates(_ candidates: ReminderCandidates) throws -> Int {
+    let (condition, values) = candidates.sql
+    let statement = try database.statement("SELECT count(*) FROM reminders r WHERE \(condition)")
+    try statement.bind(values)
+    defer { statement.reset() }
+    return Int(try statement.step()?.integer(0) ?? 0)
+  }
+
   /// The short IDs of the reminders a streamed view shows, asked one at a time as its rows come
   /// (`UIDPrefixLengths`).
   public func uidPrefixLengths() throws -> UIDPrefixLengths {
@@ -567,6 +577,12 @@ public final class UIDPrefixLengths {
     }
     self.scan = scan
     return lengths
+  }
+
+  /// Readies the lookups for a view that will show about `rows` rows: one that would take them
+  /// past the limit has the whole index read now, before lookups it would then have wasted.
+  func expect(rows: Int) throws {
+    if commonByRow == nil, lookups + rows > lookupLimit { try readWholeIndex() }
   }
 
   private func readWholeIndex() throws {

@@ -194,6 +194,12 @@ public struct ViewStream {
     if completedQuery { query.completion = view.memberCompletion }
     var search = false
     if case .search = view.subject { search = true }
+    // A smart list other than Today shows the rows SQLite finds for it, which SQLite counts
+    // from the index of the state columns: one past the short IDs' lookup limit has the UID
+    // index read before its first row, not after a sixteenth of the store looked up one by one.
+    if let shortIDs, case .scope(let scope) = view.subject, scope != .today {
+      try shortIDs.expect(rows: store.countCandidates(query))
+    }
 
     var held: [Item] = []
     var heldList: StoredList?

@@ -245,6 +245,7 @@ public struct ViewStream {
     }
     func add(_ item: consuming Item, completedSection: Bool) throws {
       guard try start(item.listRowID, completedSection: completedSection) else { return }
+      // The list is copied only for a row handed out as it is read.
       if heldIsPlaced, let list = heldList {
         let line = item.line(list: list.list, depth: 0)
         try body(completedSection ? .completed(line) : .member(line))

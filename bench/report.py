@@ -36,6 +36,7 @@ DESCRIPTIONS = {
     "migrate:0001": "remconv migrate up, oldest schema (0001) to the head",
     "vacuum-into": "sqlite3 `VACUUM INTO` copy of the same 0001 store",
     "migrate-sql": "sqlite3 running the released steps' SQL on the same 0001 store (one transaction)",
+    "migrate-sql-checked": "the same SQL, then `PRAGMA integrity_check` of the result before COMMIT (512 MiB cache)",
     "sqlite3-import:csv": "sqlite3 shell `.import --csv` of the CSV into a new file (one table of texts)",
     "sqlite-store:csv": "SQLite from C: the CSV import's rows into a new store of remconv's schema (insert phase)",
 }
@@ -78,7 +79,8 @@ def references_first_corpus(case):
     if case == "validate":
         return [("fastest export", ["@fastest-export"])]
     if case == "migrate:0001":
-        return [("VACUUM INTO", ["vacuum-into"]), ("the steps' SQL", ["migrate-sql"])]
+        return [("VACUUM INTO", ["vacuum-into"]), ("the steps' SQL", ["migrate-sql"]),
+                ("the steps' SQL and the full check", ["migrate-sql-checked"])]
     return []
 
 
@@ -274,6 +276,17 @@ def goals(medians, largest):
         user(largest, "migrate:0001", "wall"), scaled(3.0, copy),
         note="the steps' SQL alone in sqlite3: %s s, %.1fx VACUUM INTO" % (seconds(steps_sql), steps_sql / copy)
         if steps_sql and copy else ""))
+    # Issue 26's 1.5x of the steps' SQL keeps the full integrity_check of the result, which the
+    # shell's SQL alone does not run: the shell running both is the floor that check leaves, so
+    # it is shown beside the goal, and the goal that can hold is judged against it.
+    migrate, sql, checked = (user(largest, case, "cpu") for case in ("migrate:0001", "migrate-sql", "migrate-sql-checked"))
+    result.append(Goal(
+        "migrate from the oldest schema ≤ 1.5 × the steps' SQL in the sqlite3 shell (CPU time, user + system)",
+        largest, migrate, scaled(1.5, sql),
+        note="the shell's SQL and full integrity_check alone: %.2fx the SQL" % (checked / sql) if checked and sql else ""))
+    result.append(Goal(
+        "migrate from the oldest schema ≤ 1.2 × the steps' SQL and the full integrity_check of the result, "
+        "both in the sqlite3 shell (CPU time, user + system)", largest, migrate, scaled(1.2, checked)))
     return result
 
 

@@ -91,4 +91,22 @@ import Testing
     #expect(try indexes(of: store) == defined)
     #expect(try store.database.scalar("PRAGMA integrity_check") == .text("ok"))
   }
+
+  /// SQLite's sorts keep as many keys in memory as the page cache may hold: the sorts after an
+  /// import's rows run under a small cache, and the cache the import had comes back after them.
+  @Test func theSortsAfterTheRowsRunUnderASmallCacheAndTheImportsComesBack() throws {
+    let directory = TemporaryDirectory()
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    let cacheSize = { try store.database.scalar("PRAGMA cache_size") }
+    let before = try cacheSize()
+    let (sorting, after) = try store.withPageCache(mebibytes: 16) { () throws -> (SQLValue, SQLValue) in
+      (try store.withSortingPageCache(cacheSize), try cacheSize())
+    }
+    #expect(sorting == .integer(-4 * 1024))
+    #expect(after == .integer(-16 * 1024))
+    try importLines(lines(1100), into: store)
+    #expect(try store.reminderCount() == 1100)
+    #expect(try cacheSize() == before)
+  }
 }

@@ -67,10 +67,12 @@ public enum Importer {
             return try engine.finish()
           }
           // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
-          if try ImportValidation.check(
-            store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore,
-            diagnostics: diagnostics) > 0
-          {
+          let findings = try store.withSortingPageCache {
+            try ImportValidation.check(
+              store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore,
+              diagnostics: diagnostics)
+          }
+          if findings > 0 {
             result.record(diagnostics)
           }
           if result.rejected > 0 {

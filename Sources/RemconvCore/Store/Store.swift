@@ -364,8 +364,20 @@ public final class Store {
     }
     for index in deferred { try database.execute("DROP INDEX \"\(index.name)\"") }
     let result = try body()
-    for index in deferred { try database.execute(index.sql) }
+    try withSortingPageCache {
+      for index in deferred { try database.execute(index.sql) }
+    }
     return result
+  }
+
+  /// Runs `body`, which sorts what a bulk write wrote (an index built, a check's ORDER BY),
+  /// with a small page cache. SQLite's sorter holds as many keys in memory as the page cache
+  /// may hold pages before it writes a sorted run to a temporary file: under an import's
+  /// 16 MiB cache, the sorts after a million rows added as much again to its peak. With 4 MiB
+  /// both stay small (runs of 4 MiB, merged in one pass), and the shorter runs, fitting the
+  /// CPU's caches better, sort no slower (docs/benchmarks.md, "Flat memory again").
+  public func withSortingPageCache<T>(_ body: () throws -> T) throws -> T {
+    try withPageCache(mebibytes: 4, body)
   }
 
   /// Creates the file (0600, parent folders 0700) when missing and `create` allows; refuses

@@ -29,6 +29,8 @@ public final class InMemoryRepository: ReminderRepository {
   public private(set) var uidLookups = 0
   /// How many times a merge asked for the handle under a UID (`reminderHandle(uid:)`).
   public private(set) var handleLookups = 0
+  /// How many times a merge asked for the reminders of a list by parent and title.
+  public private(set) var titleLookups = 0
 
   public init() {}
 
@@ -131,7 +133,8 @@ public final class InMemoryRepository: ReminderRepository {
   }
 
   public func reminderStates(list: ListHandle, parent: ReminderHandle?, title: String) throws -> [ReminderState] {
-    try contents.reminders.filter {
+    titleLookups += 1
+    return try contents.reminders.filter {
       $0.value.list == list && $0.value.parent == parent && $0.value.reminder.title == title
     }
     .keys.sorted().compactMap { try reminderState(handle: $0) }

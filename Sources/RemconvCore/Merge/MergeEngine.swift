@@ -50,6 +50,9 @@ public final class MergeEngine {
   /// Reminders present before the merge began have handles up to this; greater ones were
   /// added by it.
   private let lastBeforeMerge: ReminderHandle
+  /// Whether the repository held no reminder when the merge began: every reminder it holds
+  /// since is one this merge wrote.
+  private let startedEmpty: Bool
   /// Which pre-existing reminders this merge already matched, to spot a UID that comes twice
   /// in one source without holding every UID in memory.
   private var matched = RowBits()
@@ -94,7 +97,8 @@ public final class MergeEngine {
     self.knownRecords = knownRecords
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     lastBeforeMerge = try repository.lastReminderHandle()
-    if try repository.holdsNoReminders() {
+    startedEmpty = try repository.holdsNoReminders()
+    if startedEmpty {
       writtenUIDs = UIDFilter()
       addedHandles = AddedHandles()
     }
@@ -400,7 +404,10 @@ public final class MergeEngine {
       }
       return kept
     }
-    guard options.identity == .derivedWhenAbsent else { return nil }
+    // Only a reminder this merge did not write can be the record's: into a repository that held
+    // none, there is no candidate to look for (the search by list and title reads every reminder
+    // of the list, which made a first import quadratic in the size of its lists).
+    guard options.identity == .derivedWhenAbsent, !startedEmpty else { return nil }
     let parent = try incoming.reminder.parentID.map { try repository.reminderHandle(uid: $0) }
     if incoming.reminder.parentID != nil, parent == nil { return nil }
     let candidates = try repository.reminderStates(

@@ -241,6 +241,25 @@ import Testing
     #expect(repository.reminder(uid: "R2")?.parentID == "R1")
   }
 
+  /// Into an empty repository, a source without UIDs has nothing of its own to match: the
+  /// first merge reads no list by title (each such read visits the whole list), the second
+  /// finds every reminder it wrote.
+  @Test func aFirstMergeOfASourceWithoutUIDsLooksNoTitleUp() throws {
+    let (first, _) = try merge(
+      [
+        Self.work, Self.item("D1", title: "Plan"), Self.item("D2", parent: "D1", title: "Book"),
+        Self.item("D3", title: "Plan"),
+      ],
+      identity: .derivedWhenAbsent)
+    #expect(first.added == 3 && repository.titleLookups == 0)
+    // The same items under other derived UIDs, as a source that lost them would give them.
+    let (second, _) = try merge(
+      [Self.work, Self.item("E1", title: "Plan"), Self.item("E2", parent: "E1", title: "Book")],
+      identity: .derivedWhenAbsent)
+    #expect(second.added == 0 && second.unchanged == 2 && repository.titleLookups == 2)
+    #expect(repository.allReminders.map(\.id) == ["D1", "D2", "D3"])
+  }
+
   @Test func aUIDTwiceInASecondImportUpdatesOnceThenGetsAFreshUID() throws {
     try merge([Self.work, Self.item("R1", title: "Stored")])
     let (report, warnings) = try merge([

@@ -375,7 +375,8 @@ public final class Store {
   /// may hold pages before it writes a sorted run to a temporary file: under an import's
   /// 16 MiB cache, the sorts after a million rows added as much again to its peak. With 4 MiB
   /// both stay small (runs of 4 MiB, merged in one pass), and the shorter runs, fitting the
-  /// CPU's caches better, sort no slower (docs/benchmarks.md, "Flat memory again").
+  /// CPU's caches better, sort no slower (docs/benchmarks.md, "The migration's floor with its
+  /// check, flat memory again").
   public func withSortingPageCache<T>(_ body: () throws -> T) throws -> T {
     try withPageCache(mebibytes: 4, body)
   }

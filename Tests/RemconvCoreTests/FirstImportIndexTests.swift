@@ -103,7 +103,7 @@ import Testing
     let (sorting, after) = try store.withPageCache(mebibytes: 16) { () throws -> (SQLValue, SQLValue) in
       (try store.withSortingPageCache(cacheSize), try cacheSize())
     }
-    #expect(sorting == .integer(-4 * 1024))
+    #expect(sorting == .integer(-2 * 1024))
     #expect(after == .integer(-16 * 1024))
     try importLines(lines(1100), into: store)
     #expect(try store.reminderCount() == 1100)

@@ -373,12 +373,12 @@ public final class Store {
   /// Runs `body`, which sorts what a bulk write wrote (an index built, a check's ORDER BY),
   /// with a small page cache. SQLite's sorter holds as many keys in memory as the page cache
   /// may hold pages before it writes a sorted run to a temporary file: under an import's
-  /// 16 MiB cache, the sorts after a million rows added as much again to its peak. With 4 MiB
-  /// both stay small (runs of 4 MiB, merged in one pass), and the shorter runs, fitting the
-  /// CPU's caches better, sort no slower (docs/benchmarks.md, "The migration's floor with its
-  /// check, flat memory again").
+  /// 16 MiB cache, the sorts after a million rows added as much again to its peak. With 2 MiB
+  /// both stay small (the pages the cache lets go stay with the process, the sorter's block
+  /// comes on top), and the shorter runs, fitting the CPU's caches better, sort no slower
+  /// (docs/benchmarks.md, "The migration's floor with its check, flat memory again").
   public func withSortingPageCache<T>(_ body: () throws -> T) throws -> T {
-    try withPageCache(mebibytes: 4, body)
+    try withPageCache(mebibytes: 2, body)
   }
 
   /// Creates the file (0600, parent folders 0700) when missing and `create` allows; refuses

@@ -139,17 +139,44 @@ import Testing
       """
     let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
     var gathered: [ListCells] = []
+    var rows: [CSVRow] = []
     var row = CSVRow()
     while try parser.next(into: &row) {
       var cells = ListCells()
       cells.gather([1, 2, 3, 4], of: row)
       gathered.append(cells)
+      rows.append(row)
     }
     #expect(gathered.count == 7)
     #expect(gathered[0] == gathered[1] && gathered[0].hashValue == gathered[1].hashValue)
     #expect(gathered[0] == gathered[6], "a cell past the list's columns is not one of them")
     for other in gathered[2...5] { #expect(gathered[0] != other) }
     #expect(Set(gathered).count == 5)
+    // A row's cells compared in place with those gathered: the same answer as gathering them.
+    for (cells, other) in zip(gathered.indices, rows.indices).flatMap({ pair in rows.indices.map { (pair.0, $0) } }) {
+      #expect(gathered[cells].holds([1, 2, 3, 4], of: rows[other]) == (gathered[cells] == gathered[other]))
+    }
+  }
+
+  /// A cell with no value is marked where a length goes, with a mark no length can be: a
+  /// missing cell and a cell whose length begins with the mark's first byte are told apart.
+  @Test func aMissingListCellIsNoCellOfAnyLength() throws {
+    let long = String(repeating: "a", count: 255)
+    let input = "t,\(long),\n" + "u,,bbb" + long.dropFirst(4) + "\n"
+    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
+    var gathered: [ListCells] = []
+    var rows: [CSVRow] = []
+    var row = CSVRow()
+    while try parser.next(into: &row) {
+      var cells = ListCells()
+      cells.gather([1, 2], of: row)
+      gathered.append(cells)
+      rows.append(row)
+    }
+    #expect(gathered.count == 2)
+    #expect(gathered[0] != gathered[1])
+    #expect(!gathered[0].holds([1, 2], of: rows[1]) && !gathered[1].holds([1, 2], of: rows[0]))
+    #expect(gathered[0].holds([1, 2], of: rows[0]) && gathered[1].holds([1, 2], of: rows[1]))
   }
 
   @Test func recordsLargerThanABufferStream() throws {

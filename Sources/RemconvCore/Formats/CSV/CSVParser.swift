@@ -269,6 +269,13 @@ public final class CSVParser {
     let recordLine = line
     // Records of a file have one width: reserved at once, the arrays are not grown by doubling.
     row.start(line: recordLine, fieldCapacity: lastFieldCount)
+    if source === reader, columnBase == 0 {
+      if try parseBufferedRecord(delimiter: delimiter, into: &row) {
+        lastFieldCount = row.count
+        return
+      }
+      row.start(line: recordLine, fieldCapacity: lastFieldCount)
+    }
     /// The location of the byte at `offset` of `source`.
     func location(_ offset: Int) -> SourceLocation {
       let base = line == recordLine ? columnBase : 0
@@ -363,6 +370,97 @@ public final class CSVParser {
       }
     }
     lastFieldCount = row.count
+  }
+
+  /// Parses, in one pass over the reader's buffer, a record that lies whole in it: most do. It
+  /// reads the same fields, bytes and lines as the byte-by-byte parse below, which takes over
+  /// from the record's start for anything else (a record running past the buffer or to the end
+  /// of the input without a line end, a limit passed, text after a closing quote) and is the one
+  /// that reports errors. True when the record was parsed and consumed.
+  private func parseBufferedRecord(delimiter: UInt8, into row: inout CSVRow) throws(RemconvError) -> Bool {
+    var lineEnds = 0
+    var parsed = false
+    _ = try reader.scan { bytes in
+      guard let end = Self.parseWhole(bytes, delimiter: delimiter, maximumFieldSize: maximumFieldSize, into: &row)
+      else { return (0, true) }
+      lineEnds = end.lineEnds
+      parsed = true
+      return (end.length, true)
+    }
+    guard parsed else { return false }
+    line += lineEnds
+    lineStart = reader.offset
+    return true
+  }
+
+  /// The record at the start of `bytes` read into `row`: its length with its line end, and the
+  /// line ends it holds (its own included); nil when `bytes` do not hold all of it, or it would
+  /// be refused.
+  private static func parseWhole(
+    _ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, maximumFieldSize: Int, into row: inout CSVRow
+  ) -> (length: Int, lineEnds: Int)? {
+    let count = bytes.count
+    var index = 0
+    var lineEnds = 0
+    while true {
+      let fieldStart = row.bytes.count
+      var highBits: UInt8 = 0
+      let isQuoted = index < count && bytes[index] == quote
+      if isQuoted {
+        index += 1
+        var runStart = index
+        quotedField: while true {
+          guard index < count else { return nil }
+          let byte = bytes[index]
+          if byte == quote {
+            guard index + 1 < count else { return nil }
+            if bytes[index + 1] == quote {
+              // The run and one quote of the two.
+              row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+              index += 2
+              runStart = index
+              continue
+            }
+            row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            index += 1
+            break quotedField
+          }
+          if byte == carriageReturn {
+            // A line end inside quotes is data, and counts one line (CRLF too).
+            guard index + 1 < count else { return nil }
+            index += bytes[index + 1] == lineFeed ? 2 : 1
+            lineEnds += 1
+          } else {
+            if byte == lineFeed { lineEnds += 1 }
+            highBits |= byte
+            index += 1
+          }
+        }
+      } else {
+        let runStart = index
+        while index < count {
+          let byte = bytes[index]
+          if byte == delimiter || byte == lineFeed || byte == carriageReturn { break }
+          highBits |= byte
+          index += 1
+        }
+        row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+      }
+      guard index < count, row.bytes.count - fieldStart <= maximumFieldSize else { return nil }
+      row.endField(startingAt: fieldStart, quoted: isQuoted, highBits: highBits)
+      guard row.bytes.count <= maximumRecordSize, row.count <= maximumFieldCount else { return nil }
+      switch bytes[index] {
+      case delimiter:
+        index += 1
+      case lineFeed:
+        return (index + 1, lineEnds + 1)
+      case carriageReturn:
+        guard index + 1 < count else { return nil }
+        return (index + (bytes[index + 1] == lineFeed ? 2 : 1), lineEnds + 1)
+      default:
+        return nil
+      }
+    }
   }
 
   /// Appends the bytes up to the next `stop`, CR or LF (not consumed) to the field of `row`

@@ -62,6 +62,9 @@ public enum RemconvCSVFormat {
     private var listsByCells: [ListCells: (id: String, named: Bool)] = [:]
     private static let listsByCellsLimit = 4096
     private var listCells = ListCells()
+    /// The list `listCells` names, once known: rows of one list mostly come one after another,
+    /// so a row whose cells are those is answered without gathering or hashing them.
+    private var listOfCells: (id: String, named: Bool)?
     /// The members a row is decoded from, kept for the next row: freeing the slots (an array
     /// of optional values) took a call per slot, a tenth of a conversion's reading.
     private var spareMembers: ObjectMembers<ReminderKey>?
@@ -201,8 +204,12 @@ public enum RemconvCSVFormat {
     /// row has any list cell. List cells met before name the same list, already announced:
     /// they are not decoded again.
     private func list(of row: CSVRow, at location: SourceLocation) -> (String, ReminderList?, namesList: Bool) {
+      if let last = listOfCells, listCells.holds(listColumnIndexes, of: row) { return (last.id, nil, last.named) }
       listCells.gather(listColumnIndexes, of: row)
-      if let known = listsByCells[listCells] { return (known.id, nil, known.named) }
+      if let known = listsByCells[listCells] {
+        listOfCells = known
+        return (known.id, nil, known.named)
+      }
       var listMembers = ObjectMembers<ListKey>()
       for (key, index) in listIndexes {
         if let value = Self.value(of: row, at: index, kind: key == .extra ? .json : .text) {
@@ -210,6 +217,7 @@ public enum RemconvCSVFormat {
         }
       }
       let (id, newList) = list(for: listMembers, at: location)
+      listOfCells = (id, !listMembers.isEmpty)
       if listsByCells.count < Self.listsByCellsLimit { listsByCells[listCells] = (id, !listMembers.isEmpty) }
       return (id, newList, !listMembers.isEmpty)
     }
@@ -373,9 +381,11 @@ public enum RemconvCSVFormat {
 }
 
 /// The list cells of a row, gathered to be compared with another row's: each cell's length
-/// (or a mark for no value) and its bytes.
+/// and its bytes, or a mark for no value in the place of a length (no cell is that long), so
+/// that two rows gather the same bytes only when every cell is the same.
 struct ListCells: Hashable {
   private var bytes: [UInt8] = []
+  private static let absent = UInt32.max
 
   /// The bytes hashed at once (an array's own hashing feeds the hasher one element at a time).
   func hash(into hasher: inout Hasher) {
@@ -399,12 +409,37 @@ struct ListCells: Hashable {
     row.bytes.withUnsafeBufferPointer { cells in
       for index in indexes {
         if row.isAbsent(index) {
-          bytes.append(0xFF)
+          withUnsafeBytes(of: Self.absent) { bytes.append(contentsOf: $0) }
           continue
         }
         let range = row.range(of: index)
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: range.count)) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: cells[range]))
+      }
+    }
+  }
+
+  /// Whether `gather(indexes, of: row)` would gather these bytes: compared in place, cell by cell.
+  func holds(_ indexes: [Int], of row: CSVRow) -> Bool {
+    bytes.withUnsafeBytes { gathered in
+      row.bytes.withUnsafeBytes { cells in
+        var position = 0
+        for index in indexes {
+          guard position + 4 <= gathered.count else { return false }
+          let length = gathered.loadUnaligned(fromByteOffset: position, as: UInt32.self)
+          position += 4
+          if row.isAbsent(index) {
+            guard length == Self.absent else { return false }
+            continue
+          }
+          let range = row.range(of: index)
+          guard length == UInt32(truncatingIfNeeded: range.count), position + range.count <= gathered.count,
+            range.isEmpty
+              || memcmp(gathered.baseAddress! + position, cells.baseAddress! + range.lowerBound, range.count) == 0
+          else { return false }
+          position += range.count
+        }
+        return position == gathered.count
       }
     }
   }

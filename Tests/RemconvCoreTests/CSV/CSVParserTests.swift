@@ -124,6 +124,21 @@ import Testing
     }
   }
 
+  /// The cells at `indexes` of each row of `input`, gathered, and the rows.
+  private static func listCells(_ indexes: [Int], of input: String) throws -> ([ListCells], [CSVRow]) {
+    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
+    var gathered: [ListCells] = []
+    var rows: [CSVRow] = []
+    var row = CSVRow()
+    while try parser.next(into: &row) {
+      var cells = ListCells()
+      cells.gather(indexes, of: row)
+      gathered.append(cells)
+      rows.append(row)
+    }
+    return (gathered, rows)
+  }
+
   /// The list cells of a row name the same list as another row's only when every cell is the
   /// same, byte for byte, and absent where the other's is absent (`ListCells`, compared whole).
   @Test func listCellsAreTheSameOnlyWhenEveryCellIs() throws {
@@ -137,24 +152,17 @@ import Testing
       z,Work,L1,,#FF0000,extra
 
       """
-    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
-    var gathered: [ListCells] = []
-    var rows: [CSVRow] = []
-    var row = CSVRow()
-    while try parser.next(into: &row) {
-      var cells = ListCells()
-      cells.gather([1, 2, 3, 4], of: row)
-      gathered.append(cells)
-      rows.append(row)
-    }
+    let (gathered, rows) = try Self.listCells([1, 2, 3, 4], of: input)
     #expect(gathered.count == 7)
     #expect(gathered[0] == gathered[1] && gathered[0].hashValue == gathered[1].hashValue)
     #expect(gathered[0] == gathered[6], "a cell past the list's columns is not one of them")
     for other in gathered[2...5] { #expect(gathered[0] != other) }
     #expect(Set(gathered).count == 5)
     // A row's cells compared in place with those gathered: the same answer as gathering them.
-    for (cells, other) in zip(gathered.indices, rows.indices).flatMap({ pair in rows.indices.map { (pair.0, $0) } }) {
-      #expect(gathered[cells].holds([1, 2, 3, 4], of: rows[other]) == (gathered[cells] == gathered[other]))
+    for cells in gathered.indices {
+      for other in rows.indices {
+        #expect(gathered[cells].holds([1, 2, 3, 4], of: rows[other]) == (gathered[cells] == gathered[other]))
+      }
     }
   }
 
@@ -163,16 +171,7 @@ import Testing
   @Test func aMissingListCellIsNoCellOfAnyLength() throws {
     let long = String(repeating: "a", count: 255)
     let input = "t,\(long),\n" + "u,,bbb" + long.dropFirst(4) + "\n"
-    let parser = CSVParser(reader: ByteReader(bytes: Array(input.utf8), name: "test.csv"), delimiter: 0x2C)
-    var gathered: [ListCells] = []
-    var rows: [CSVRow] = []
-    var row = CSVRow()
-    while try parser.next(into: &row) {
-      var cells = ListCells()
-      cells.gather([1, 2], of: row)
-      gathered.append(cells)
-      rows.append(row)
-    }
+    let (gathered, rows) = try Self.listCells([1, 2], of: input)
     #expect(gathered.count == 2)
     #expect(gathered[0] != gathered[1])
     #expect(!gathered[0].holds([1, 2], of: rows[1]) && !gathered[1].holds([1, 2], of: rows[0]))

@@ -31,6 +31,8 @@ public final class InMemoryRepository: ReminderRepository {
   public private(set) var handleLookups = 0
   /// How many times a merge asked for the reminders of a list by parent and title.
   public private(set) var titleLookups = 0
+  /// How many times a list was sought by a former UID.
+  public private(set) var aliasLookups = 0
 
   public init() {}
 
@@ -83,8 +85,13 @@ public final class InMemoryRepository: ReminderRepository {
       .map { RepositoryList(handle: $0.key, list: $0.value) }
   }
 
+  public func holdsListAliases() throws -> Bool {
+    contents.lists.values.contains { $0.extra["mergedLists"] != nil }
+  }
+
   public func findList(alias: String) throws -> RepositoryList? {
-    contents.lists.filter { entry in
+    aliasLookups += 1
+    return contents.lists.filter { entry in
       entry.value.extra["mergedLists"]?.arrayValue?.contains { $0["id"] == .string(alias) } == true
     }.min { $0.key.ordinal < $1.key.ordinal }.map { RepositoryList(handle: $0.key, list: $0.value) }
   }

@@ -53,6 +53,10 @@ public final class MergeEngine {
   /// Whether the repository held no reminder when the merge began: every reminder it holds
   /// since is one this merge wrote.
   private let startedEmpty: Bool
+  /// Whether a list may hold a former UID: one did when the merge began, or the merge wrote one
+  /// since. Without, no list is sought by a former UID (a scan of every list's `extra`, for
+  /// each list a source names).
+  private var listsMayHoldAliases: Bool
   /// Which pre-existing reminders this merge already matched, to spot a UID that comes twice
   /// in one source without holding every UID in memory.
   private var matched = RowBits()
@@ -98,6 +102,7 @@ public final class MergeEngine {
     digestSeed = RecordDigest(context: ["merge", options.targetList ?? "\u{0}", options.defaultList])
     lastBeforeMerge = try repository.lastReminderHandle()
     startedEmpty = try repository.holdsNoReminders()
+    listsMayHoldAliases = try repository.holdsListAliases()
     if startedEmpty {
       writtenUIDs = UIDFilter()
       addedHandles = AddedHandles()
@@ -179,6 +184,7 @@ public final class MergeEngine {
     let list = ReminderList(id: StableID.derived(["list", ListName.key(for: name)]), name: name)
     let handle = try repository.addList(list)
     report.listsAdded += 1
+    noteAliases(of: list)
     return RepositoryList(handle: handle, list: list)
   }
 
@@ -206,7 +212,7 @@ public final class MergeEngine {
     if let existing = try repository.findList(uid: list.id) {
       return try update(existing, with: list, named: name)
     }
-    if let aliased = try repository.findList(alias: list.id) {
+    if listsMayHoldAliases, let aliased = try repository.findList(alias: list.id) {
       // A UID the list had before it took another one's: the list keeps its present UID.
       var known = list
       known.id = aliased.list.id
@@ -219,7 +225,13 @@ public final class MergeEngine {
     created.name = name
     let handle = try repository.addList(created)
     report.listsAdded += 1
+    noteAliases(of: created)
     return RepositoryList(handle: handle, list: created)
+  }
+
+  /// Keeps `listsMayHoldAliases` true once a list written holds former UIDs.
+  private func noteAliases(of list: ReminderList) {
+    if list.extra["mergedLists"] != nil { listsMayHoldAliases = true }
   }
 
   /// Merges a source's list into the stored one it names, attribute by attribute as for
@@ -260,6 +272,7 @@ public final class MergeEngine {
     if updated != existing.list {
       try repository.replaceList(existing.handle, with: updated)
       report.listsUpdated += 1
+      noteAliases(of: updated)
       for field in changed { report.fieldChanges[field, default: 0] += 1 }
     }
     return RepositoryList(handle: existing.handle, list: updated)

@@ -19,6 +19,9 @@ public protocol ReminderRepository: AnyObject {
   /// The list that had the UID `alias` before it took another: one whose `extra.mergedLists`
   /// has an entry with that `id`.
   func findList(alias: String) throws -> RepositoryList?
+  /// Whether any list may have had another UID before (`findList(alias:)` may find one): a
+  /// merge that knows none did asks for no former UID. True when the repository cannot tell cheaply.
+  func holdsListAliases() throws -> Bool
   /// Adds a list; its name is kept trimmed and NFC-normalised.
   func addList(_ list: ReminderList) throws -> ListHandle
   func replaceList(_ handle: ListHandle, with list: ReminderList) throws
@@ -85,6 +88,7 @@ public struct ReminderHandle: Hashable, Comparable, Sendable {
 
 extension ReminderRepository {
   public func holdsNoReminders() throws -> Bool { false }
+  public func holdsListAliases() throws -> Bool { true }
 }
 
 /// A list as a repository keeps it.

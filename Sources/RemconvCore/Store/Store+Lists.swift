@@ -49,15 +49,17 @@ extension Store {
       .first.map(Self.decodeList)
   }
 
+  /// What a list whose `extra` may hold `mergedLists` answers to: its text spells the key or
+  /// holds an escape (`\u006d...`), which may spell it too. Only those lists' JSON is read.
+  static let listMayHoldAliases = "(instr(lists.extra, 'mergedLists') > 0 OR instr(lists.extra, '\\') > 0)"
+
   /// The list with an entry of UID `alias` in its `extra.mergedLists`: a UID it had before it
-  /// took a source's (`MergeEngine`). Lists are few, so they are scanned; an import asks once
-  /// for each list it meets, so the JSON of a list is read only when its text could name that
-  /// key: it spells `mergedLists` or holds an escape (`\u006d...`), which may spell it too.
+  /// took a source's (`MergeEngine`). Lists are few, so they are scanned.
   public func list(alias: String) throws -> StoredList? {
     try database.rows(
       """
       SELECT \(Self.listColumns) FROM lists
-      WHERE (instr(lists.extra, 'mergedLists') > 0 OR instr(lists.extra, '\\') > 0) AND EXISTS (
+      WHERE \(Self.listMayHoldAliases) AND EXISTS (
         SELECT 1 FROM json_each(CASE WHEN json_valid(lists.extra) THEN lists.extra ELSE '{}' END, '$.mergedLists')
         WHERE json_extract(value, '$.id') = ?)
       ORDER BY id LIMIT 1

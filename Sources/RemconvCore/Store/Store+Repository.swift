@@ -21,6 +21,10 @@ extension Store: ReminderRepository {
     try list(alias: alias).map(RepositoryList.init)
   }
 
+  public func holdsListAliases() throws -> Bool {
+    try database.scalar("SELECT EXISTS (SELECT 1 FROM lists WHERE \(Self.listMayHoldAliases))") == .integer(1)
+  }
+
   public func addList(_ list: ReminderList) throws -> ListHandle {
     ListHandle(try insertList(list) as Int64)
   }

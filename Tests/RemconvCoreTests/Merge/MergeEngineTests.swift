@@ -342,6 +342,34 @@ import Testing
     #expect(alias.isEmpty)
   }
 
+  /// A list is sought by a former UID only once one may hold it: not while no list had any, and
+  /// again as soon as a list the merge wrote has one (adopted, or carried by the source).
+  @Test func formerListUIDsAreSoughtOnlyOnceAListHoldsOne() throws {
+    try merge([Self.work, Self.item("R1"), .list(ReminderList(id: "L3", name: "Home")), Self.item("R3", in: "L3")])
+    #expect(repository.aliasLookups == 0)
+    // L2 takes the stored Work's place and keeps L1 as an alias, which a later record names.
+    let (adopted, _) = try merge([
+      .list(ReminderList(id: "L2", name: "WORK")), Self.item("R2", in: "L2"),
+      .list(ReminderList(id: "L1", name: "Work")), Self.item("R4", in: "L1"),
+    ])
+    #expect(repository.aliasLookups == 1)
+    #expect(adopted.listsAdded == 0 && repository.allLists.map(\.id) == ["L2", "L3"])
+    #expect(repository.reminder(uid: "R4")?.listID == "L2")
+  }
+
+  /// A list that comes with former UIDs of its own, in a merge into a repository without any,
+  /// is found by them later in the same merge.
+  @Test func aListCarryingFormerUIDsIsFoundByThemInTheSameMerge() throws {
+    let carried = ReminderList(
+      id: "N1", name: "Errands", extra: ["mergedLists": .array([.object(["id": .string("OLD")])])])
+    let (report, _) = try merge([
+      .list(ReminderList(id: "N0", name: "Inbox")), .list(carried), .list(ReminderList(id: "OLD", name: "Errands")),
+      Self.item("E1", in: "OLD"),
+    ])
+    #expect(repository.aliasLookups == 1)
+    #expect(report.listsAdded == 2 && repository.reminder(uid: "E1")?.listID == "N1")
+  }
+
   @Test func aReminderInAListTheSourceNeverNamedGoesToTheDefaultList() throws {
     let (_, warnings) = try merge([Self.item("R1", in: "NOWHERE")])
     #expect(warnings.map(\.code) == ["unknown-list"])

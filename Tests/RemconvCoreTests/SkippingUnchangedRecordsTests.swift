@@ -241,6 +241,25 @@ import Testing
     #expect(pair.lastSkipped == 3)
   }
 
+  /// A CSV row's digest covers where its cells end and which were quoted, not only its bytes:
+  /// rows that spell the same bytes in other cells, or quote an empty cell another leaves
+  /// bare, are other records.
+  @Test func aCSVRowWhoseCellsSplitOrQuoteTheSameBytesOtherwiseIsMergedAgain() throws {
+    let header = "id,title,notes,list\n"
+    let pair = try Pair()
+    try pair.run(.importing(header + "a,Buy milk,oat,Home\n", format: "csv"))
+    try pair.run(.importing(header + "a,Buy milk,oat,Home\n", format: "csv"))
+    #expect(pair.lastSkipped == 1)
+    let split = try pair.run(.importing(header + "a,Buy milko,at,Home\n", format: "csv"))
+    #expect(pair.lastSkipped == 0)
+    #expect(split.rows.contains { $0.contains("Buy milko") })
+    try pair.run(.importing(header + "a,Buy milk,,Home\n", format: "csv"))
+    try pair.run(.importing(header + "a,Buy milk,\"\",Home\n", format: "csv"))
+    #expect(pair.lastSkipped == 0)
+    try pair.run(.importing(header + "a,Buy milk,\"\",Home\n", format: "csv"))
+    #expect(pair.lastSkipped == 1)
+  }
+
   @Test func recordsWithoutUIDsAreNeverSkipped() throws {
     // A derived UID depends on the records before (two identical lines are two items), so
     // such a record alone does not say which reminder it gives.

@@ -18,7 +18,7 @@ public struct RecordDigest: Hashable, Sendable {
   public let low: UInt64
 
   /// Part of every digest's context: raise it when the hash or any format's digest input changes.
-  static let version = "remconv-record-digest-1"
+  static let version = "remconv-record-digest-2"
 
   public init(high: UInt64, low: UInt64) {
     self.high = high

@@ -114,8 +114,9 @@ public final class MergeEngine {
     }
   }
 
-  public func consume(_ record: SourceRecord) throws {
-    switch record {
+  public func consume(_ record: consuming SourceRecord) throws {
+    // Consumed, so the reminder moves on to the merge instead of being copied.
+    switch consume record {
     case .list(let list):
       if options.targetList != nil {
         lists[list.id] = try targetList()
@@ -336,10 +337,12 @@ public final class MergeEngine {
     }
   }
 
-  private func mergeReminder(_ source: Reminder, at location: SourceLocation) throws {
-    var incoming = Incoming(
-      reminder: source, location: location, digest: knownRecords?.take(forUID: source.id).map(stored))
-    if let parentID = source.parentID, let storedUID = matchedUIDs[parentID] { incoming.reminder.parentID = storedUID }
+  private func mergeReminder(_ source: consuming Reminder, at location: SourceLocation) throws {
+    let digest = knownRecords?.take(forUID: source.id).map(stored)
+    var incoming = Incoming(reminder: source, location: location, digest: digest)
+    if let parentID = incoming.reminder.parentID, let storedUID = matchedUIDs[parentID] {
+      incoming.reminder.parentID = storedUID
+    }
     let list = try resolveList(of: &incoming)
     if incoming.reminder.title.isBlank {
       warning("empty-title", "the reminder has an empty title", for: &incoming)

@@ -176,8 +176,9 @@ extension ReminderColumns {
   /// `extra` as an object; empty when it holds none.
   var extraObject: [String: JSONValue] { Store.decodeObject(extra) }
 
-  /// The columns `reminder` is stored as.
-  public init(_ reminder: Reminder) {
+  /// The columns `reminder` is stored as. Borrowed: an initializer's argument is otherwise
+  /// passed owned, and the writer's reminder was copied to be read here.
+  public init(_ reminder: borrowing Reminder) {
     title = reminder.title
     notes = reminder.notes
     isDone = reminder.isDone ? 1 : 0

@@ -48,6 +48,17 @@ public enum DueDate: Hashable, Sendable, CustomStringConvertible {
     timeZoneIdentifier.map { "\(isoText) \($0)" } ?? isoText
   }
 
+  /// Whether `isoText` and `timeZoneIdentifier` read back as this value
+  /// (`init(isoText:timeZone:)`): its year is one that four digits spell, and its zone, if it
+  /// has one, is one `zoneIsKnown` knows.
+  func readsBackFromText(zoneIsKnown: (String) -> Bool) -> Bool {
+    switch self {
+    case .date(let date): LocalDate.textYears.contains(date.year)
+    case .floating(let time), .utc(let time): LocalDate.textYears.contains(time.date.year)
+    case .zoned(let time, let zone): LocalDate.textYears.contains(time.date.year) && zoneIsKnown(zone)
+    }
+  }
+
   /// Reads the JSON pair (`dueDate`, `dueTimeZone`). The kind follows from the text's shape:
   /// a date, a date-time ending in `Z` (UTC) or a bare date-time (floating, or zoned when a
   /// zone is given). A zone with a date or a UTC time is refused, as is an unknown zone.

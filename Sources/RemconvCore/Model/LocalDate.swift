@@ -4,9 +4,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
   public let month: Int
   public let day: Int
 
+  /// The years a date's text spells, in four digits.
+  static let textYears = 1...9999
+
   /// Nil when the parts do not form a real date (month 13, 31 April, ...).
   public init?(year: Int, month: Int, day: Int) {
-    guard (1...9999).contains(year), (1...12).contains(month),
+    guard Self.textYears.contains(year), (1...12).contains(month),
       (1...CivilTime.daysInMonth(year: year, month: month)).contains(day)
     else { return nil }
     self.year = year
@@ -159,6 +162,8 @@ struct DigitWriter {
 
   init() {}
 
+  // Inlined, as the scanner's reads are: every byte of every date and time written comes here.
+  @inline(__always)
   mutating func byte(_ value: UInt8) {
     precondition(count < Self.capacity, "a date or time text longer than \(Self.capacity) bytes")
     withUnsafeMutableBytes(of: &storage) { $0[count] = value }
@@ -166,6 +171,7 @@ struct DigitWriter {
   }
 
   /// Appends `value` zero-padded to `width` digits (more when it needs them).
+  @inline(__always)
   mutating func digits(_ value: Int, _ width: Int) {
     // Months, days, hours, minutes and seconds: every date and time has five.
     if width == 2, value >= 0, value < 100 {
@@ -173,6 +179,19 @@ struct DigitWriter {
       byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
       return
     }
+    // Years: every date has one.
+    if width == 4, value >= 0, value < 10_000 {
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 1000))
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100 % 10))
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10))
+      byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+      return
+    }
+    wideDigits(value, width)
+  }
+
+  /// `digits` of any other value and width.
+  private mutating func wideDigits(_ value: Int, _ width: Int) {
     guard value >= 0 else {
       byte(UInt8(ascii: "-"))
       digits(-value, width)

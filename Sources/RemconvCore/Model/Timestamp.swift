@@ -61,6 +61,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     return Timestamp(millisecondsSinceEpoch: (wall.secondsSinceEpoch - Int64(offsetSeconds)) * 1000 + milliseconds)
   }
 
+  /// Whether `description` reads back as this instant (`init(iso:)`): its year is one that
+  /// four ISO 8601 digits spell, 1 to 9999.
+  var readsBackFromText: Bool { Self.textYears.contains(millisecondsSinceEpoch) }
+
+  private static let textYears =
+    Int64(CivilTime.days(year: 1, month: 1, day: 1)) * 86_400_000...Int64(
+      CivilTime.days(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
+
   public var description: String {
     var text = DigitWriter()
     utcWallTime.append(to: &text)

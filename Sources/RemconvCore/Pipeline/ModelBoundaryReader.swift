@@ -46,15 +46,13 @@ public final class ModelBoundaryReader: ReminderReader {
     guard let record = read else { return nil }
     count += 1
     if count > limit { throw tooManyRecords(at: record) }
-    switch record {
+    // Consumed, so a reminder is handed on as it was read, not copied.
+    switch consume record {
     case .reminder(let read, let location):
       try measure(read, at: location)
       // A file an earlier remconv wrote may hold a start, recurrence or alarms in `extra`.
-      let lifted = ExtraScheduleLifting.lifted(read)
-      let reminder = lifted ?? read
-      guard let cleaned = TextRule.cleaned(reminder) else {
-        return lifted.map { .reminder($0, location) } ?? record
-      }
+      let reminder = ExtraScheduleLifting.lifted(read) ?? read
+      guard let cleaned = TextRule.cleaned(reminder) else { return .reminder(reminder, location) }
       diagnostics.warning(
         "control-character", TextRule.message(cleaned.fields, of: "reminder", "removed"), at: location,
         uid: reminder.id)
@@ -75,8 +73,12 @@ public final class ModelBoundaryReader: ReminderReader {
           uid: list.id)
       }
       return .list(list)
-    case .skipped, .rejected, .unchanged:
-      return record
+    case .skipped(let kind, let location):
+      return .skipped(kind: kind, location)
+    case .rejected(let reason, let location, let uid):
+      return .rejected(reason: reason, location, uid: uid)
+    case .unchanged(let location):
+      return .unchanged(location)
     }
   }
 

@@ -339,7 +339,10 @@ extension Store {
     try statement.forEachIntegerAndText { _, key in
       // A NULL UID (no text) folds to no key.
       guard !foundTwice, key.baseAddress != nil else { return }
-      if hasPrevious, previous.elementsEqual(key) {
+      // Compared as memory: the generic comparison of the bytes cost more than the scan's step.
+      if hasPrevious, previous.count == key.count,
+        key.isEmpty || previous.withUnsafeBufferPointer({ memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 })
+      {
         foundTwice = true
         return
       }

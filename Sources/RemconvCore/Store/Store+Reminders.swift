@@ -322,7 +322,8 @@ extension Store {
       sourceDigest: sourceDigest)
     try statement.execute(binding: reminderParameters)
     let rowID = database.lastInsertRowID
-    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
+    reminderRowWritten?(
+      IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns), EncodedDates(reminder))
     return rowID
   }
 
@@ -341,7 +342,8 @@ extension Store {
       sourceDigest: sourceDigest)
     reminderParameters.append(rowID)
     try statement.execute(binding: reminderParameters)
-    reminderRowWritten?(IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns))
+    reminderRowWritten?(
+      IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns), EncodedDates(reminder))
   }
 
   public func setParent(ofReminderRow rowID: Int64, to parentRowID: Int64?) throws {

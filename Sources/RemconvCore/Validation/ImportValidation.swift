@@ -68,7 +68,7 @@ public final class WrittenValueChecks {
   /// Starts checking what `store` writes, until `stop()`.
   public init(watching store: Store) {
     self.store = store
-    store.reminderRowWritten = { [weak self] values in self?.check(values) }
+    store.reminderRowWritten = { [weak self] values, dates in self?.check(values, dates) }
   }
 
   public func stop() {
@@ -80,11 +80,11 @@ public final class WrittenValueChecks {
     findingsByRow.keys.sorted().flatMap { findingsByRow[$0] ?? [] }
   }
 
-  private func check(_ values: IntegrityReminderValues) {
+  private func check(_ values: IntegrityReminderValues, _ dates: EncodedDates) {
     rowCount += 1
     scratch.removeAll(keepingCapacity: true)
     // Every row an import writes was encoded by the store from a reminder's model.
-    ValueRules.checkReminder(values, isEncoded: true, scheduleTexts: scheduleTexts, into: &scratch)
+    ValueRules.checkReminder(values, encoded: dates, scheduleTexts: scheduleTexts, into: &scratch)
     if !scratch.isEmpty {
       findingsByRow[values.rowID] = scratch
     } else if !findingsByRow.isEmpty {

@@ -7,16 +7,18 @@ import Foundation
 /// import, which checks them as they are written (`WrittenValueChecks`).
 enum ValueRules {
   /// Appends what is wrong with one reminder row's values, in the order `validate` reports.
-  /// `isEncoded` says that `extra` and `tags` are what remconv's own JSON encoder just wrote
-  /// from an object and an array of strings (an import's rows, `ReminderColumns(_:)`), so they
-  /// are those by construction and are not parsed again; `validate` reads stores that others
-  /// may have written, and parses them.
+  /// `encoded` is given for a row remconv is writing from a reminder (an import's rows,
+  /// `ReminderColumns(_:)`): its `extra` and `tags` are what remconv's own JSON encoder wrote
+  /// from an object and an array of strings, and its dates the texts of `encoded`'s values, so
+  /// they are those by construction and are not parsed again (a date only when its text reads
+  /// back as it). `validate` reads stores that others may have written, and parses them.
   /// `scheduleTexts` remembers what the recurrence and alarm texts read as, for a caller that
   /// checks many rows (they repeat few texts).
   static func checkReminder(
-    _ row: IntegrityReminderValues, isEncoded: Bool = false, scheduleTexts: ScheduleTextVerdicts,
+    _ row: IntegrityReminderValues, encoded: EncodedDates? = nil, scheduleTexts: ScheduleTextVerdicts,
     into findings: inout [Finding]
   ) {
+    let isEncoded = encoded != nil
     let subject = FindingSubject.reminder(row.rowID, uid: row.uid, title: row.title)
     func add(_ rule: ValidationRule, _ message: String, _ fix: Fix?) {
       findings.append(Finding(rule: rule, subject: subject, message: message, fix: fix))
@@ -27,9 +29,9 @@ enum ValueRules {
     if row.title.isBlank {
       add(.emptyTitle, "its title is empty", nil)
     }
-    let created = timestamp(row.createdAt, .createdAt, add)
-    let edited = timestamp(row.editedAt, .editedAt, add)
-    let completed = timestamp(row.completedAt, .completedAt, add)
+    let created = instant(row.createdAt, encoded?.createdAt, .createdAt, add)
+    let edited = instant(row.editedAt, encoded?.editedAt, .editedAt, add)
+    let completed = instant(row.completedAt, encoded?.completedAt, .completedAt, add)
     if row.isDone, row.completedAt == nil {
       let fix: Fix? =
         edited.map { .inferCompletion(from: .editedAt, value: $0.description) }
@@ -46,8 +48,8 @@ enum ValueRules {
         .editedBeforeCreated, "its editedAt \(editedText) is before its createdAt \(createdText)",
         .raiseEditedAt(from: editedText, to: createdText))
     }
-    checkDue(row, add)
-    checkSchedule(row, scheduleTexts, add)
+    if encoded?.due?.readsBackFromText(zoneIsKnown: TimeZoneNames.isKnown) != true { checkDue(row, add) }
+    checkSchedule(row, encoded, scheduleTexts, add)
     checkPriority(row.priority, add)
     if let tags = row.tags, !isStringArray(tags, isEncoded: isEncoded) {
       add(.invalidTags, "its tags \(quoted(tags)) are not a JSON array of strings", .keepInvalidTags(value: tags))
@@ -55,9 +57,13 @@ enum ValueRules {
     if let finding = extraFinding(row.extra, subject: subject, isEncoded: isEncoded) { findings.append(finding) }
   }
 
-  private static func timestamp(
-    _ text: String?, _ column: Fix.TimestampColumn, _ add: (ValidationRule, String, Fix?) -> Void
+  /// The instant a timestamp column holds: `encoded`, the value its text was written from,
+  /// when that text reads back as it; otherwise the text read, reported if it is not one.
+  private static func instant(
+    _ text: String?, _ encoded: Timestamp?, _ column: Fix.TimestampColumn,
+    _ add: (ValidationRule, String, Fix?) -> Void
   ) -> Timestamp? {
+    if let encoded, encoded.readsBackFromText { return encoded }
     guard let text else { return nil }
     if let value = Timestamp(iso: text) { return value }
     add(
@@ -110,7 +116,8 @@ enum ValueRules {
   /// The recurrence, the alarms and the start date (issue 22). Nothing here is repaired: the
   /// values are kept as they are, and reported.
   private static func checkSchedule(
-    _ row: IntegrityReminderValues, _ scheduleTexts: ScheduleTextVerdicts, _ add: (ValidationRule, String, Fix?) -> Void
+    _ row: IntegrityReminderValues, _ encoded: EncodedDates?, _ scheduleTexts: ScheduleTextVerdicts,
+    _ add: (ValidationRule, String, Fix?) -> Void
   ) {
     if let text = row.recurrence, let problem = scheduleTexts.recurrenceProblem(text) {
       add(.invalidRecurrence, problem, nil)
@@ -128,13 +135,20 @@ enum ValueRules {
         }
       }
     }
-    if let startText = row.start, let dueText = row.due,
-      let start = try? DueDate(isoText: startText, timeZone: row.startTimeZone),
-      let due = try? DueDate(isoText: dueText, timeZone: row.dueTimeZone),
+    if row.start != nil, row.due != nil,
+      let start = date(row.start, zone: row.startTimeZone, encoded: encoded?.start),
+      let due = date(row.due, zone: row.dueTimeZone, encoded: encoded?.due),
       start.sortKey(in: comparisonZone) > due.sortKey(in: comparisonZone)
     {
       add(.startAfterDue, "its start date \(start) is after its due date \(due)", nil)
     }
+  }
+
+  /// The due or start date a row holds: `encoded`, the value its texts were written from, when
+  /// they read back as it; otherwise the texts read, nil if they are not one.
+  private static func date(_ text: String?, zone: String?, encoded: DueDate?) -> DueDate? {
+    if let encoded, encoded.readsBackFromText(zoneIsKnown: TimeZoneNames.isKnown) { return encoded }
+    return text.flatMap { try? DueDate(isoText: $0, timeZone: zone) }
   }
 
   /// The zone a floating or all-day date is compared in: UTC, so a store validates alike on
@@ -190,6 +204,24 @@ enum ValueRules {
     case .utc: "a UTC time"
     case .zoned: "a zoned time"
     }
+  }
+}
+
+/// The dates of a reminder a row is being written from, each the value its column's text was
+/// made of: the value rules read these rather than parse the texts again.
+struct EncodedDates {
+  let createdAt: Timestamp?
+  let editedAt: Timestamp?
+  let completedAt: Timestamp?
+  let due: DueDate?
+  let start: DueDate?
+
+  init(_ reminder: borrowing Reminder) {
+    createdAt = reminder.createdAt
+    editedAt = reminder.editedAt
+    completedAt = reminder.completedAt
+    due = reminder.dueDate
+    start = reminder.startDate
   }
 }
 

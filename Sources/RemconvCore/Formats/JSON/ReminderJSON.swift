@@ -187,21 +187,25 @@ public enum ReminderJSON {
     let parentID = decoder.string(.parentId)
     let id =
       decoder.string(.id) ?? derivedIDs.next(["reminder", listID, parentID ?? "", title, due?.description ?? ""])
-    var reminder = Reminder(
-      id: id, listID: listID, parentID: parentID, title: title, notes: decoder.string(.notes) ?? "",
-      isDone: decoder.bool(.isDone) ?? false, completedAt: decoder.timestamp(.completedAt),
-      flagged: decoder.bool(.flagged) ?? false, dueDate: due, startDate: start, recurrence: recurrence,
-      alarms: alarms, priority: priority,
-      tags: decoder.strings(.tags), url: decoder.string(.url), createdAt: decoder.timestamp(.createdAt),
-      editedAt: decoder.timestamp(.editedAt))
-    reminder.extra = decoder.finish(extra: decoder.object(.extra))
-    if !duplicates.isEmpty {
-      for duplicate in duplicates {
-        duplicate.report(to: diagnostics, uid: reminder.id, keptIn: "extra.duplicateKeys")
-      }
-      JSONDuplicateKey.keep(duplicates, in: &reminder.extra)
+    let notes = decoder.string(.notes) ?? ""
+    let isDone = decoder.bool(.isDone) ?? false
+    let completedAt = decoder.timestamp(.completedAt)
+    let flagged = decoder.bool(.flagged) ?? false
+    let tags = decoder.strings(.tags)
+    let url = decoder.string(.url)
+    let createdAt = decoder.timestamp(.createdAt)
+    let editedAt = decoder.timestamp(.editedAt)
+    var extra = decoder.finish(extra: decoder.object(.extra))
+    for duplicate in duplicates {
+      duplicate.report(to: diagnostics, uid: id, keptIn: "extra.duplicateKeys")
     }
-    return reminder
+    if !duplicates.isEmpty { JSONDuplicateKey.keep(duplicates, in: &extra) }
+    // Made once, whole: a reminder changed after it is made was copied on every record.
+    return Reminder(
+      id: id, listID: listID, parentID: parentID, title: title, notes: notes, isDone: isDone,
+      completedAt: completedAt, flagged: flagged, dueDate: due, startDate: start, recurrence: recurrence,
+      alarms: alarms, priority: priority, tags: tags, url: url, createdAt: createdAt, editedAt: editedAt,
+      extra: extra)
   }
 }
 

@@ -46,16 +46,17 @@ public final class ModelBoundaryReader: ReminderReader {
     guard let record = read else { return nil }
     count += 1
     if count > limit { throw tooManyRecords(at: record) }
-    // Consumed, so a reminder is handed on as it was read, not copied.
-    switch consume record {
+    switch record {
     case .reminder(let read, let location):
       try measure(read, at: location)
       // A file an earlier remconv wrote may hold a start, recurrence or alarms in `extra`.
-      let reminder = ExtraScheduleLifting.lifted(read) ?? read
-      guard let cleaned = TextRule.cleaned(reminder) else { return .reminder(reminder, location) }
+      let lifted = ExtraScheduleLifting.lifted(read)
+      let cleaned = if let lifted { TextRule.cleaned(lifted) } else { TextRule.cleaned(read) }
+      // A reminder neither lifted nor cleaned is handed on in its record, not copied out of it.
+      guard let cleaned else { return lifted.map { .reminder($0, location) } ?? record }
       diagnostics.warning(
         "control-character", TextRule.message(cleaned.fields, of: "reminder", "removed"), at: location,
-        uid: reminder.id)
+        uid: lifted?.id ?? read.id)
       return .reminder(cleaned.0, location)
     case .list(var list):
       prefixLengths[list.id] = JSONLinesFormat.linePrefix(of: list).count
@@ -73,12 +74,8 @@ public final class ModelBoundaryReader: ReminderReader {
           uid: list.id)
       }
       return .list(list)
-    case .skipped(let kind, let location):
-      return .skipped(kind: kind, location)
-    case .rejected(let reason, let location, let uid):
-      return .rejected(reason: reason, location, uid: uid)
-    case .unchanged(let location):
-      return .unchanged(location)
+    case .skipped, .rejected, .unchanged:
+      return record
     }
   }
 

@@ -88,13 +88,25 @@ public struct CSVRow: Sendable {
   /// Appends `run` to the field being read.
   mutating func append(contentsOf run: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: run) }
 
+  /// Ends a field whose bytes are the last of `pending`, from `start` on: bytes the row does not
+  /// hold yet, which `append(contentsOf:)` adds once the record's last field is ended. A record
+  /// parsed whole is copied into the row at once, not a run at a time.
+  mutating func endField(
+    inPending pending: UnsafeBufferPointer<UInt8>, startingAt start: Int, quoted isQuoted: Bool, highBits: UInt8
+  ) {
+    if highBits & 0x80 != 0, !UTF8Bytes.areValid(UnsafeBufferPointer(rebasing: pending[start...])) {
+      invalidUTF8.append(ends.count)
+    }
+    ends.append(bytes.count + pending.count)
+    quoted.append(isQuoted)
+  }
+
   /// Ends the field being read (it started at `start`), checking its UTF-8 when `highBits`
   /// says it holds a byte above 0x7F.
   mutating func endField(startingAt start: Int, quoted isQuoted: Bool, highBits: UInt8) {
     if highBits & 0x80 != 0 {
       let valid = bytes.withUnsafeBufferPointer { row in
-        let field = UnsafeBufferPointer(rebasing: row[start...])
-        return String(validUTF8: field) != nil
+        UTF8Bytes.areValid(UnsafeBufferPointer(rebasing: row[start...]))
       }
       if !valid { invalidUTF8.append(ends.count) }
     }
@@ -145,6 +157,9 @@ public final class CSVParser {
   private var rowBuffer = CSVRow()
   /// The number of fields of the last record read.
   private var lastFieldCount = 0
+  /// Where a record parsed whole gathers its fields' bytes before they are copied into the row:
+  /// as large as the reader's buffer, which holds the record.
+  private var pending = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
   private static let quote = UInt8(ascii: "\"")
   private static let carriageReturn: UInt8 = 0x0D
@@ -158,6 +173,10 @@ public final class CSVParser {
     self.delimiter = delimiter
     self.fileName = fileName ?? reader.name
     self.maximumFieldSize = maximumFieldSize
+  }
+
+  deinit {
+    pending.deallocate()
   }
 
   /// The next record, or nil at the end of the input.
@@ -381,7 +400,13 @@ public final class CSVParser {
     var lineEnds = 0
     var parsed = false
     _ = try reader.scan { bytes in
-      guard let end = Self.parseWhole(bytes, delimiter: delimiter, maximumFieldSize: maximumFieldSize, into: &row)
+      if pending.count < bytes.count {
+        pending.deallocate()
+        pending = .allocate(capacity: bytes.count)
+      }
+      guard
+        let end = Self.parseWhole(
+          bytes, delimiter: delimiter, maximumFieldSize: maximumFieldSize, pending: pending, into: &row)
       else { return (0, true) }
       lineEnds = end.lineEnds
       parsed = true
@@ -395,15 +420,24 @@ public final class CSVParser {
 
   /// The record at the start of `bytes` read into `row`: its length with its line end, and the
   /// line ends it holds (its own included); nil when `bytes` do not hold all of it, or it would
-  /// be refused.
+  /// be refused. The fields' bytes are gathered in `pending` (at least as long as `bytes`) and
+  /// copied into the row once the record is whole.
   private static func parseWhole(
-    _ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, maximumFieldSize: Int, into row: inout CSVRow
+    _ bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, maximumFieldSize: Int,
+    pending: UnsafeMutableBufferPointer<UInt8>, into row: inout CSVRow
   ) -> (length: Int, lineEnds: Int)? {
     let count = bytes.count
+    guard let source = bytes.baseAddress, let target = pending.baseAddress else { return nil }
     var index = 0
+    var written = 0
     var lineEnds = 0
+    /// Adds the bytes from `start` up to `end` to the pending field.
+    func take(from start: Int, upTo end: Int) {
+      (target + written).update(from: source + start, count: end - start)
+      written += end - start
+    }
     while true {
-      let fieldStart = row.bytes.count
+      let fieldStart = written
       var highBits: UInt8 = 0
       let isQuoted = index < count && bytes[index] == quote
       if isQuoted {
@@ -416,12 +450,12 @@ public final class CSVParser {
             guard index + 1 < count else { return nil }
             if bytes[index + 1] == quote {
               // The run and one quote of the two.
-              row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+              take(from: runStart, upTo: index + 1)
               index += 2
               runStart = index
               continue
             }
-            row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            take(from: runStart, upTo: index)
             index += 1
             break quotedField
           }
@@ -444,22 +478,27 @@ public final class CSVParser {
           highBits |= byte
           index += 1
         }
-        row.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        take(from: runStart, upTo: index)
       }
-      guard index < count, row.bytes.count - fieldStart <= maximumFieldSize else { return nil }
-      row.endField(startingAt: fieldStart, quoted: isQuoted, highBits: highBits)
-      guard row.bytes.count <= maximumRecordSize, row.count <= maximumFieldCount else { return nil }
+      guard index < count, written - fieldStart <= maximumFieldSize else { return nil }
+      let fields = UnsafeBufferPointer(rebasing: pending[..<written])
+      row.endField(inPending: fields, startingAt: fieldStart, quoted: isQuoted, highBits: highBits)
+      guard row.bytes.count + written <= maximumRecordSize, row.count <= maximumFieldCount else { return nil }
+      let recordEnd: Int
       switch bytes[index] {
       case delimiter:
         index += 1
+        continue
       case lineFeed:
-        return (index + 1, lineEnds + 1)
+        recordEnd = index + 1
       case carriageReturn:
         guard index + 1 < count else { return nil }
-        return (index + (bytes[index + 1] == lineFeed ? 2 : 1), lineEnds + 1)
+        recordEnd = index + (bytes[index + 1] == lineFeed ? 2 : 1)
       default:
         return nil
       }
+      row.append(contentsOf: fields)
+      return (recordEnd, lineEnds + 1)
     }
   }
 

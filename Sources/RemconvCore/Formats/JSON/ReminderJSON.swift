@@ -195,7 +195,8 @@ public enum ReminderJSON {
     let url = decoder.string(.url)
     let createdAt = decoder.timestamp(.createdAt)
     let editedAt = decoder.timestamp(.editedAt)
-    var extra = decoder.finish(extra: decoder.object(.extra))
+    let extraObject = decoder.object(.extra)
+    var extra = decoder.finish(extra: extraObject)
     for duplicate in duplicates {
       duplicate.report(to: diagnostics, uid: id, keptIn: "extra.duplicateKeys")
     }
@@ -388,7 +389,7 @@ struct FieldDecoder<Key: MemberKey> {
   }
 
   /// `extra` with the members under unknown keys in `json` and rejected values in `invalid`.
-  func finish(extra: [String: JSONValue]) -> [String: JSONValue] {
+  consuming func finish(extra: [String: JSONValue]) -> [String: JSONValue] {
     var result = extra
     if !members.others.isEmpty {
       var bag = result["json"]?.objectValue ?? [:]

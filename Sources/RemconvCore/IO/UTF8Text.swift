@@ -26,37 +26,40 @@ extension String {
 
 /// Checks of UTF-8 bytes that need no `String`.
 enum UTF8Bytes {
-  /// Whether `bytes` are UTF-8 as RFC 3629 defines it: no overlong form, no surrogate, nothing
-  /// past U+10FFFF. What `String(validUTF8:)` answers, without making the text: a reader that
-  /// only needs the answer (the CSV parser, for every cell with a byte above 0x7F) paid for a
-  /// string it let go of at once.
-  static func areValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    let count = bytes.count
+  /// The offset of the first byte that breaks UTF-8 (overlong forms and surrogates included).
+  static func firstInvalid(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var index = 0
+    let count = bytes.count
     while index < count {
       let lead = bytes[index]
       if lead < 0x80 {
         index += 1
         continue
       }
-      // The length of the sequence, and the range its second byte must lie in (RFC 3629 §4).
       let length: Int
-      var lowest: UInt8 = 0x80
-      var highest: UInt8 = 0xBF
+      var minimum: UInt32
+      var scalar: UInt32
       switch lead {
-      case 0xC2...0xDF: length = 2
-      case 0xE0: (length, lowest) = (3, 0xA0)
-      case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED: (length, highest) = (3, 0x9F)
-      case 0xF0: (length, lowest) = (4, 0x90)
-      case 0xF1...0xF3: length = 4
-      case 0xF4: (length, highest) = (4, 0x8F)
-      default: return false
+      case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
+      case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
+      case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
+      default: return index
       }
-      guard count - index >= length, (lowest...highest).contains(bytes[index + 1]) else { return false }
-      for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+      guard index + length <= count else { return index }
+      for offset in 1..<length {
+        let continuation = bytes[index + offset]
+        guard continuation & 0xC0 == 0x80 else { return index }
+        scalar = scalar << 6 | UInt32(continuation & 0x3F)
+      }
+      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+      minimum = 0
       index += length
     }
-    return true
+    return nil
   }
+
+  /// Whether `bytes` are UTF-8: what `String(validUTF8:)` answers, without making the text. A
+  /// reader that only needs the answer (the CSV parser, for every cell with a byte above 0x7F)
+  /// paid for a string it let go of at once.
+  static func areValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { firstInvalid(bytes) == nil }
 }

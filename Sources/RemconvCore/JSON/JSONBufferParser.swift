@@ -48,7 +48,7 @@ struct JSONBufferParser {
   private static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, findingDuplicates duplicates: UnsafeMutablePointer<[Duplicate]>?
   ) throws(SyntaxError) -> JSONValue {
-    if let invalid = firstInvalidUTF8(bytes) {
+    if let invalid = UTF8Bytes.firstInvalid(bytes) {
       throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
     }
     var parser = JSONBufferParser(bytes)
@@ -160,7 +160,7 @@ struct JSONBufferParser {
   static func parseMembers(
     ofObject bytes: UnsafeBufferPointer<UInt8>, _ member: (String, JSONValue) -> Void
   ) throws(SyntaxError) -> Bool {
-    if let invalid = firstInvalidUTF8(bytes) {
+    if let invalid = UTF8Bytes.firstInvalid(bytes) {
       throw SyntaxError(message: "the text is not valid UTF-8", offset: invalid)
     }
     var parser = JSONBufferParser(bytes)
@@ -361,37 +361,5 @@ struct JSONBufferParser {
       guard index < bytes.count, bytes[index] == byte else { throw fail("expected '\(word)'") }
       index += 1
     }
-  }
-
-  /// The offset of the first byte that breaks UTF-8 (overlong forms and surrogates included).
-  static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    var index = 0
-    let count = bytes.count
-    while index < count {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        index += 1
-        continue
-      }
-      let length: Int
-      var minimum: UInt32
-      var scalar: UInt32
-      switch lead {
-      case 0xC2...0xDF: (length, minimum, scalar) = (2, 0x80, UInt32(lead & 0x1F))
-      case 0xE0...0xEF: (length, minimum, scalar) = (3, 0x800, UInt32(lead & 0x0F))
-      case 0xF0...0xF4: (length, minimum, scalar) = (4, 0x10000, UInt32(lead & 0x07))
-      default: return index
-      }
-      guard index + length <= count else { return index }
-      for offset in 1..<length {
-        let continuation = bytes[index + offset]
-        guard continuation & 0xC0 == 0x80 else { return index }
-        scalar = scalar << 6 | UInt32(continuation & 0x3F)
-      }
-      if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
-      minimum = 0
-      index += length
-    }
-    return nil
   }
 }

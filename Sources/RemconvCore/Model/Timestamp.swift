@@ -29,11 +29,37 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Parses an RFC 3339 / ISO 8601 instant. A value without `Z` or offset is rejected: an
   /// instant needs a zone (callers with floating sources decide what zone to assume).
   public init?(iso text: String) {
-    guard let parsed = DigitScanner.scanWhole(text, Self.scan) else { return nil }
+    var text = text
+    guard let parsed = text.withUTF8({ Self.scanWritten($0) ?? DigitScanner.scanWhole($0, Self.scan) }) else {
+      return nil
+    }
     self = parsed
   }
 
-  private static func scan(_ scanner: inout DigitScanner) -> Timestamp? {
+  /// `2026-11-30T09:00:00Z`, the form remconv writes and most sources give, read at its fixed
+  /// offsets; nil for any other text (which `scan` reads) or a date or time that is not one.
+  static func scanWritten(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard text.count == 20, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: "T"),
+      text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), text[19] == UInt8(ascii: "Z")
+    else { return nil }
+    func number(at offset: Int, digits: Int) -> Int? {
+      var value = 0
+      for index in offset..<offset + digits {
+        let digit = text[index] &- 0x30
+        guard digit <= 9 else { return nil }
+        value = value &* 10 &+ Int(digit)
+      }
+      return value
+    }
+    guard let year = number(at: 0, digits: 4), let month = number(at: 5, digits: 2), let day = number(at: 8, digits: 2),
+      let hour = number(at: 11, digits: 2), let minute = number(at: 14, digits: 2),
+      let second = number(at: 17, digits: 2), let date = LocalDate(year: year, month: month, day: day),
+      let wall = LocalDateTime(date: date, hour: hour, minute: minute, second: second)
+    else { return nil }
+    return Timestamp(utc: wall)
+  }
+
+  static func scan(_ scanner: inout DigitScanner) -> Timestamp? {
     guard let wall = LocalDateTime.scan(&scanner) else { return nil }
     var milliseconds: Int64 = 0
     if scanner.expect(UInt8(ascii: ".")) || scanner.expect(UInt8(ascii: ",")) {

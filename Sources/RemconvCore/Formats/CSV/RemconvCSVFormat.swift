@@ -379,18 +379,24 @@ public enum RemconvCSVFormat {
 /// and its bytes, or a mark for no value in the place of a length (no cell is that long), so
 /// that two rows gather the same bytes only when every cell is the same.
 struct ListCells: Hashable {
+  /// The cells' bytes, one after another.
   private var bytes: [UInt8] = []
+  /// Each cell's length in `bytes`, or `absent`: kept apart from the bytes, so a cell is one
+  /// copy of its bytes and one length appended.
+  private var lengths: [UInt32] = []
   private static let absent = UInt32.max
 
-  /// The bytes hashed at once (an array's own hashing feeds the hasher one element at a time).
+  /// The bytes and lengths hashed at once (an array's own hashing feeds the hasher one element
+  /// at a time).
   func hash(into hasher: inout Hasher) {
     bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    lengths.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 
   /// The bytes compared at once (an array's own comparison goes one element at a time): every
   /// row's cells are compared with those of the list they name.
   static func == (left: ListCells, right: ListCells) -> Bool {
-    left.bytes.count == right.bytes.count
+    left.lengths == right.lengths && left.bytes.count == right.bytes.count
       && left.bytes.withUnsafeBytes { leftBytes in
         right.bytes.withUnsafeBytes { rightBytes in
           leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
@@ -401,14 +407,15 @@ struct ListCells: Hashable {
   /// Gathers the cells at `indexes`, each copied from the row's buffer in one piece.
   mutating func gather(_ indexes: [Int], of row: CSVRow) {
     bytes.removeAll(keepingCapacity: true)
+    lengths.removeAll(keepingCapacity: true)
     row.bytes.withUnsafeBufferPointer { cells in
       for index in indexes {
         if row.isAbsent(index) {
-          withUnsafeBytes(of: Self.absent) { bytes.append(contentsOf: $0) }
+          lengths.append(Self.absent)
           continue
         }
         let range = row.range(of: index)
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: range.count)) { bytes.append(contentsOf: $0) }
+        lengths.append(UInt32(truncatingIfNeeded: range.count))
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: cells[range]))
       }
     }
@@ -416,13 +423,12 @@ struct ListCells: Hashable {
 
   /// Whether `gather(indexes, of: row)` would gather these bytes: compared in place, cell by cell.
   func holds(_ indexes: [Int], of row: CSVRow) -> Bool {
-    bytes.withUnsafeBytes { gathered in
+    guard lengths.count == indexes.count else { return false }
+    return bytes.withUnsafeBytes { gathered in
       row.bytes.withUnsafeBytes { cells in
         var position = 0
-        for index in indexes {
-          guard position + 4 <= gathered.count else { return false }
-          let length = gathered.loadUnaligned(fromByteOffset: position, as: UInt32.self)
-          position += 4
+        for (cell, index) in indexes.enumerated() {
+          let length = lengths[cell]
           if row.isAbsent(index) {
             guard length == Self.absent else { return false }
             continue

@@ -119,7 +119,7 @@ public enum ReminderJSON {
   static func decodeList(
     _ members: ObjectMembers<ListKey>, fallbackName: String, at location: SourceLocation, diagnostics: DiagnosticLog
   ) -> ReminderList {
-    var decoder = FieldDecoder(members: members, location: location, uid: nil, diagnostics: diagnostics)
+    let decoder = FieldDecoder(members: members, location: location, uid: nil, diagnostics: diagnostics)
     let name = decoder.string(.name) ?? fallbackName
     let id = decoder.string(.id) ?? StableID.derived(["list", ListName.key(for: name)])
     decoder.uid = id
@@ -155,7 +155,7 @@ public enum ReminderJSON {
     _ members: ObjectMembers<ReminderKey>, listID: String, at location: SourceLocation,
     diagnostics: DiagnosticLog, derivedIDs: DerivedIDGenerator, duplicates: [JSONDuplicateKey] = []
   ) -> Reminder {
-    var decoder = FieldDecoder(
+    let decoder = FieldDecoder(
       members: members, location: location, uid: members[.id]?.stringValue, diagnostics: diagnostics)
     let title = decoder.string(.title) ?? ""
     let due = decoder.date(.dueDate, zone: .dueTimeZone)
@@ -311,8 +311,9 @@ struct ObjectMembers<Key: MemberKey> {
   var isEmpty: Bool { others.isEmpty && slots.allSatisfy { $0 == nil } }
 }
 
-/// Reads typed members of a JSON object, reporting and keeping what does not fit.
-struct FieldDecoder<Key: MemberKey> {
+/// Reads typed members of a JSON object, reporting and keeping what does not fit. A class: as
+/// a struct of a record's members it was copied, whole, twice a record.
+final class FieldDecoder<Key: MemberKey> {
   let members: ObjectMembers<Key>
   let location: SourceLocation
   var uid: String?
@@ -326,14 +327,14 @@ struct FieldDecoder<Key: MemberKey> {
     self.diagnostics = diagnostics
   }
 
-  mutating func invalid(_ key: Key, _ value: JSONValue, _ message: String?) {
+  func invalid(_ key: Key, _ value: JSONValue, _ message: String?) {
     invalidValues[key.name] = value
     if let message {
       diagnostics.warning("invalid-value", "\(message) (kept in extra.invalid)", at: location, uid: uid)
     }
   }
 
-  mutating func string(_ key: Key) -> String? {
+  func string(_ key: Key) -> String? {
     guard let value = members[key], !value.isNull else { return nil }
     if let text = value.stringValue { return text }
     invalid(key, value, "\(key.name) should be a string")
@@ -341,7 +342,7 @@ struct FieldDecoder<Key: MemberKey> {
   }
 
   /// A date and its zone (`dueDate` and `dueTimeZone`, `startDate` and `startTimeZone`).
-  mutating func date(_ key: Key, zone zoneKey: Key) -> DueDate? {
+  func date(_ key: Key, zone zoneKey: Key) -> DueDate? {
     guard let text = string(key) else {
       if let zone = string(zoneKey) { invalid(zoneKey, .string(zone), "\(zoneKey.name) without a \(key.name)") }
       return nil
@@ -356,21 +357,21 @@ struct FieldDecoder<Key: MemberKey> {
     }
   }
 
-  mutating func bool(_ key: Key) -> Bool? {
+  func bool(_ key: Key) -> Bool? {
     guard let value = members[key], !value.isNull else { return nil }
     if let flag = value.boolValue { return flag }
     invalid(key, value, "\(key.name) should be true or false")
     return nil
   }
 
-  mutating func timestamp(_ key: Key) -> Timestamp? {
+  func timestamp(_ key: Key) -> Timestamp? {
     guard let text = string(key) else { return nil }
     if let value = Timestamp(iso: text) { return value }
     invalid(key, .string(text), "\(key.name): '\(text)' is not an ISO 8601 instant with a zone")
     return nil
   }
 
-  mutating func strings(_ key: Key) -> [String] {
+  func strings(_ key: Key) -> [String] {
     guard let value = members[key], !value.isNull else { return [] }
     guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
       invalid(key, value, "\(key.name) should be an array of strings")
@@ -379,7 +380,7 @@ struct FieldDecoder<Key: MemberKey> {
     return items.compactMap(\.stringValue)
   }
 
-  mutating func object(_ key: Key) -> [String: JSONValue] {
+  func object(_ key: Key) -> [String: JSONValue] {
     guard let value = members[key], !value.isNull else { return [:] }
     guard let object = value.objectValue else {
       invalid(key, value, "\(key.name) should be an object")
@@ -389,7 +390,7 @@ struct FieldDecoder<Key: MemberKey> {
   }
 
   /// `extra` with the members under unknown keys in `json` and rejected values in `invalid`.
-  consuming func finish(extra: [String: JSONValue]) -> [String: JSONValue] {
+  func finish(extra: [String: JSONValue]) -> [String: JSONValue] {
     var result = extra
     if !members.others.isEmpty {
       var bag = result["json"]?.objectValue ?? [:]

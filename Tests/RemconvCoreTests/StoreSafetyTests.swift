@@ -111,8 +111,8 @@ func permissions(of path: String) throws -> Int {
   }
 
   /// A `ParameterRow` binds as the `SQLValue`s it stands for: empty text stays text, a NUL
-  /// stays inside its text, blobs and NULLs as given; a failing run leaves nothing bound, and
-  /// the row is reused for the next with its earlier values gone.
+  /// stays inside its text, blobs and NULLs as given; a row of more values than parameters is
+  /// refused, and the row is reused for the next with its earlier values gone.
   @Test func aParameterRowBindsLikeTheValuesItHolds() throws {
     let directory = TemporaryDirectory()
     let database = try Database(path: directory.file("t.sqlite"), mode: .create)
@@ -125,20 +125,20 @@ func permissions(of path: String) throws -> Int {
     row.appendBlob { $0.append(contentsOf: [0, 255, 7]) }
     row.append(nil as Int64?)
     row.append(42 as Int64?)
-    #expect(throws: SQLiteError.self) { try insert.execute(binding: row) }
+    #expect(throws: SQLiteError.self) { try insert.execute(binding: &row) }
     #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
     row.removeAll()
     row.append("Crème brûlée for the whole team \u{0} 🌿")
     row.append("" as String?)
     row.appendBlob { $0.append(contentsOf: [0, 255, 7]) }
     row.append(nil as String?)
-    try insert.execute(binding: row)
+    try insert.execute(binding: &row)
     row.removeAll()
     row.append(-5 as Int64?)
     row.appendNull()
     row.appendText { $0.append(contentsOf: "folded".utf8) }
     row.appendBlob { _ in }
-    try insert.execute(binding: row)
+    try insert.execute(binding: &row)
     let rows = try database.rows("SELECT a, b, c, d FROM t ORDER BY rowid").map { row in
       (0..<4).map { row.value(at: $0) }
     }
@@ -147,6 +147,43 @@ func permissions(of path: String) throws -> Int {
         [.text("Crème brûlée for the whole team \u{0} 🌿"), .text(""), .blob([0, 255, 7]), .null],
         [.integer(-5), .null, .text("folded"), .blob([])],
       ])
+  }
+
+  /// A row's texts stay bound in place after its run (the statement keeps their buffer until
+  /// the next binds every parameter again): rows of every length, one after another, each
+  /// stored as it was given, and a row binding fewer values than the statement's parameters is
+  /// refused with nothing written.
+  @Test func aStatementKeepsTheBufferItsLastRowIsBoundTo() throws {
+    let directory = TemporaryDirectory()
+    let database = try Database(path: directory.file("t.sqlite"), mode: .create)
+    defer { database.close() }
+    try database.execute("CREATE TABLE t (a, b, c)")
+    let insert = try database.statement("INSERT INTO t (a, b, c) VALUES (?, ?, ?)")
+    var random = SeededGenerator(seed: 26)
+    var row = ParameterRow()
+    var expected: [[SQLValue]] = []
+    for round in 0..<300 {
+      // Now and then a text long enough to make the row's buffer grow.
+      let length =
+        round % 17 == 0 ? Int.random(in: 1000...9000, using: &random) : Int.random(in: 0...30, using: &random)
+      let text = String(repeating: "é", count: length) + "#\(round)"
+      row.removeAll()
+      row.append(text)
+      row.append(Int64(round))
+      row.appendBlob { $0.append(contentsOf: Array(repeating: UInt8(round % 251), count: round % 5)) }
+      try insert.execute(binding: &row)
+      expected.append([
+        .text(text), .integer(Int64(round)), .blob(Array(repeating: UInt8(round % 251), count: round % 5)),
+      ])
+    }
+    row.removeAll()
+    row.append("a row short of a parameter")
+    row.append(1 as Int64?)
+    #expect(throws: SQLiteError.self) { try insert.execute(binding: &row) }
+    let rows = try database.rows("SELECT a, b, c FROM t ORDER BY rowid").map { row in
+      (0..<3).map { row.value(at: $0) }
+    }
+    #expect(rows == expected)
   }
 
   /// The write path binds every column and the derived ones as they are defined: the folded

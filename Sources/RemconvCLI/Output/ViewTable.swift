@@ -90,7 +90,7 @@ final class LineBytes {
   func spaces(_ count: Int) { pendingSpaces += max(0, count) }
 
   func text(_ text: some StringProtocol) {
-    let copied = text.utf8.withContiguousStorageIfAvailable { append($0) }
+    let copied: Void? = text.utf8.withContiguousStorageIfAvailable { append($0) }
     if copied == nil { Array(text.utf8).withUnsafeBufferPointer { append($0) } }
   }
 

@@ -147,7 +147,11 @@ public struct ReminderColumns: Hashable, Sendable {
   public var title: String
   public var notes: String
   public var isDone: Int64
-  public var completedAt: String?
+  public var completedAt: String? {
+    get { completedAtText?.text }
+    set { completedAtText = newValue.map(TimestampText.init) }
+  }
+  var completedAtText: TimestampText?
   public var flagged: Int64
   public var due: String?
   public var dueKind: String?
@@ -163,8 +167,16 @@ public struct ReminderColumns: Hashable, Sendable {
   /// A JSON array of strings.
   public var tags: String
   public var url: String?
-  public var createdAt: String?
-  public var editedAt: String?
+  public var createdAt: String? {
+    get { createdAtText?.text }
+    set { createdAtText = newValue.map(TimestampText.init) }
+  }
+  var createdAtText: TimestampText?
+  public var editedAt: String? {
+    get { editedAtText?.text }
+    set { editedAtText = newValue.map(TimestampText.init) }
+  }
+  var editedAtText: TimestampText?
   /// A JSON object.
   public var extra: String
   /// False when a store read a value kept in another form than `init(_:)` makes (a number as
@@ -182,7 +194,7 @@ extension ReminderColumns {
     title = reminder.title
     notes = reminder.notes
     isDone = reminder.isDone ? 1 : 0
-    completedAt = reminder.completedAt?.description
+    completedAtText = reminder.completedAt.map(TimestampText.init)
     flagged = reminder.flagged ? 1 : 0
     due = reminder.dueDate?.isoText
     dueKind = reminder.dueDate?.kind.rawValue
@@ -197,8 +209,8 @@ extension ReminderColumns {
     priority = Int64(reminder.priority.storedValue)
     tags = Self.tagsText(reminder.tags)
     url = reminder.url
-    createdAt = reminder.createdAt?.description
-    editedAt = reminder.editedAt?.description
+    createdAtText = reminder.createdAt.map(TimestampText.init)
+    editedAtText = reminder.editedAt.map(TimestampText.init)
     extra = reminder.extra.isEmpty ? "{}" : JSONText.encode(.object(reminder.extra))
   }
 
@@ -210,4 +222,44 @@ extension ReminderColumns {
     JSONText.appendStrings(tags, to: &output)
     return String(decoding: output, as: UTF8.self)
   }
+}
+
+/// The text of a timestamp column, kept as the instant it is written from until it is read:
+/// a row written straight from a reminder spells its times into the statement's parameters,
+/// without a `String` for each (one allocation apiece, at two or three times a row).
+/// Equal when the texts are, however either is kept.
+struct TimestampText: Hashable, Sendable {
+  private enum Form: Hashable, Sendable {
+    case instant(Timestamp)
+    case text(String)
+  }
+
+  private let form: Form
+
+  init(_ instant: Timestamp) { form = .instant(instant) }
+  init(_ text: String) { form = .text(text) }
+
+  /// `Timestamp.description` of an instant, or the text as it was given.
+  var text: String {
+    switch form {
+    case .instant(let instant): instant.description
+    case .text(let text): text
+    }
+  }
+
+  /// Appends the UTF-8 of `text`.
+  func append(to bytes: inout [UInt8]) {
+    switch form {
+    case .instant(let instant): instant.appendDescription(to: &bytes)
+    case .text(var text): text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+  }
+
+  static func == (lhs: TimestampText, rhs: TimestampText) -> Bool {
+    // One instant has one text, and the text tells its instant apart from every other.
+    if case .instant(let left) = lhs.form, case .instant(let right) = rhs.form { return left == right }
+    return lhs.text == rhs.text
+  }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

@@ -211,6 +211,11 @@ struct DigitWriter {
     }
   }
 
+  /// Appends the bytes written to `bytes`.
+  func append(to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: storage) { bytes.append(contentsOf: $0[..<count]) }
+  }
+
   var string: String {
     withUnsafeBytes(of: storage) { written in
       String(unsafeUninitializedCapacity: count) { text in

@@ -95,7 +95,51 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     Int64(CivilTime.days(year: 1, month: 1, day: 1)) * 86_400_000...Int64(
       CivilTime.days(year: 10_000, month: 1, day: 1)) * 86_400_000 - 1
 
-  public var description: String {
+  public var description: String { written.string }
+
+  /// Appends the UTF-8 of `description` to `bytes`. A year of four digits, the year of
+  /// almost every time there is, is spelled straight into place (a store writes two or three
+  /// times a row); any other goes through `description`'s general writer.
+  func appendDescription(to bytes: inout [UInt8]) {
+    let seconds = millisecondsSinceEpoch.floorDivided(by: 1000)
+    let days = seconds.floorDivided(by: 86_400)
+    let date = CivilTime.date(days: Int(days))
+    guard date.year >= 0, date.year <= 9999 else { return written.append(to: &bytes) }
+    let secondOfDay = Int(seconds - days * 86_400)
+    let fraction = Int(millisecondsSinceEpoch - seconds * 1000)
+    // 2026-11-30T09:00:00Z, or 2026-11-30T09:00:00.250Z: at most 24 bytes, made on the stack.
+    var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    let length = withUnsafeMutableBytes(of: &text) { text in
+      func two(_ value: Int, at offset: Int) {
+        text[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+        text[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+      }
+      two(date.year / 100, at: 0)
+      two(date.year % 100, at: 2)
+      text[4] = UInt8(ascii: "-")
+      two(date.month, at: 5)
+      text[7] = UInt8(ascii: "-")
+      two(date.day, at: 8)
+      text[10] = UInt8(ascii: "T")
+      two(secondOfDay / 3600, at: 11)
+      text[13] = UInt8(ascii: ":")
+      two(secondOfDay / 60 % 60, at: 14)
+      text[16] = UInt8(ascii: ":")
+      two(secondOfDay % 60, at: 17)
+      guard fraction != 0 else {
+        text[19] = UInt8(ascii: "Z")
+        return 20
+      }
+      text[19] = UInt8(ascii: ".")
+      text[20] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100)
+      two(fraction % 100, at: 21)
+      text[23] = UInt8(ascii: "Z")
+      return 24
+    }
+    withUnsafeBytes(of: &text) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+  }
+
+  private var written: DigitWriter {
     var text = DigitWriter()
     utcWallTime.append(to: &text)
     let fraction = millisecondsSinceEpoch.floorModulo(1000)
@@ -104,7 +148,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
       text.digits(Int(fraction), 3)
     }
     text.byte(UInt8(ascii: "Z"))
-    return text.string
+    return text
   }
 
   public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

@@ -14,9 +14,23 @@ public enum ReminderIndexValues {
   /// (offsets run from -12:00 to +14:00), which is what `todayCandidateDays` relies on.
   public static func dueDay(due: String?, timeZone: String?) -> Int64? {
     guard let due, let parsed = try? DueDate(isoText: due, timeZone: timeZone) else { return nil }
-    switch parsed {
-    case .date(let date): return Int64(date.daysSinceEpoch)
-    case .floating(let time), .utc(let time), .zoned(let time, _): return Int64(time.date.daysSinceEpoch)
+    return wallDay(of: parsed)
+  }
+
+  /// `dueDay(due:timeZone:)` of the texts `due` is stored as, from the value when those texts
+  /// read back as it (a writer has the value and need not parse what it just wrote).
+  static func dueDay(of due: DueDate?) -> Int64? {
+    guard let due else { return nil }
+    guard due.readsBackFromText(zoneIsKnown: TimeZoneNames.isKnown) else {
+      return dueDay(due: due.isoText, timeZone: due.timeZoneIdentifier)
+    }
+    return wallDay(of: due)
+  }
+
+  private static func wallDay(of due: DueDate) -> Int64 {
+    switch due {
+    case .date(let date): Int64(date.daysSinceEpoch)
+    case .floating(let time), .utc(let time), .zoned(let time, _): Int64(time.date.daysSinceEpoch)
     }
   }
 

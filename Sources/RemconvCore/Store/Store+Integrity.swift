@@ -84,16 +84,58 @@ public struct IntegrityReminderValues: Sendable {
   public let extra: String?
 }
 
-extension IntegrityReminderValues {
-  /// The values of a row as `ReminderColumns(_:)` makes them, before SQLite has them.
-  init(rowID: Int64, uid: String, columns: ReminderColumns) {
-    self.init(
-      rowID: rowID, uid: uid, title: columns.title, isDone: columns.isDone == 1, completedAt: columns.completedAt,
-      due: columns.due, dueKind: columns.dueKind, dueTimeZone: columns.dueTimeZone, start: columns.start,
-      startTimeZone: columns.startTimeZone, recurrence: columns.recurrence, alarms: columns.alarms,
-      priority: .integer(columns.priority), tags: columns.tags, createdAt: columns.createdAt,
-      editedAt: columns.editedAt, extra: columns.extra)
-  }
+/// The value columns of a reminder row as `ValueRules` checks them: read back raw from a
+/// store (`IntegrityReminderValues`) or as the store writes them (`WrittenReminderValues`).
+protocol ReminderValueRow {
+  var rowID: Int64 { get }
+  var uid: String? { get }
+  var title: String { get }
+  var isDone: Bool { get }
+  var completedAtText: TimestampText? { get }
+  var due: String? { get }
+  var dueKind: String? { get }
+  var dueTimeZone: String? { get }
+  var start: String? { get }
+  var startTimeZone: String? { get }
+  var recurrence: String? { get }
+  var alarms: String? { get }
+  var priority: SQLValue { get }
+  var tags: String? { get }
+  var createdAtText: TimestampText? { get }
+  var editedAtText: TimestampText? { get }
+  var extra: String? { get }
+}
+
+extension IntegrityReminderValues: ReminderValueRow {
+  var completedAtText: TimestampText? { completedAt.map(TimestampText.init) }
+  var createdAtText: TimestampText? { createdAt.map(TimestampText.init) }
+  var editedAtText: TimestampText? { editedAt.map(TimestampText.init) }
+}
+
+/// A reminder row as the store writes it (`ReminderColumns(_:)`, before SQLite has it), read
+/// by the checks of an import's rows in place: copying its texts into an
+/// `IntegrityReminderValues` cost more than the checks that read them.
+struct WrittenReminderValues: ReminderValueRow {
+  let rowID: Int64
+  let writtenUID: String
+  let columns: ReminderColumns
+
+  var uid: String? { writtenUID }
+  var title: String { columns.title }
+  var isDone: Bool { columns.isDone == 1 }
+  var completedAtText: TimestampText? { columns.completedAtText }
+  var due: String? { columns.due }
+  var dueKind: String? { columns.dueKind }
+  var dueTimeZone: String? { columns.dueTimeZone }
+  var start: String? { columns.start }
+  var startTimeZone: String? { columns.startTimeZone }
+  var recurrence: String? { columns.recurrence }
+  var alarms: String? { columns.alarms }
+  var priority: SQLValue { .integer(columns.priority) }
+  var tags: String? { columns.tags }
+  var createdAtText: TimestampText? { columns.createdAtText }
+  var editedAtText: TimestampText? { columns.editedAtText }
+  var extra: String? { columns.extra }
 }
 
 /// One row of `PRAGMA foreign_key_check`, with the columns of the key it breaks.

@@ -86,12 +86,14 @@ extension ReminderColumns {
     }
     self.init(
       title: text(.title), notes: text(.notes), isDone: integer(.isDone, in: 0...1),
-      completedAt: optionalText(.completedAt), flagged: integer(.flagged, in: 0...1), due: optionalText(.due),
+      completedAtText: optionalText(.completedAt).map(TimestampText.init), flagged: integer(.flagged, in: 0...1),
+      due: optionalText(.due),
       dueKind: optionalText(.dueKind), dueTimeZone: optionalText(.dueTimeZone), start: optionalText(.start),
       startKind: optionalText(.startKind), startTimeZone: optionalText(.startTimeZone),
       recurrence: optionalText(.recurrence), alarms: text(.alarms),
       priority: integer(.priority, in: Int64.min...Int64.max), tags: text(.tags), url: optionalText(.url),
-      createdAt: optionalText(.createdAt), editedAt: optionalText(.editedAt), extra: text(.extra),
+      createdAtText: optionalText(.createdAt).map(TimestampText.init),
+      editedAtText: optionalText(.editedAt).map(TimestampText.init), extra: text(.extra),
       isCanonical: canonical)
   }
 }
@@ -252,8 +254,8 @@ extension Store {
   /// Fills `row` with a reminder's row as bound to the parameters of `insertReminder` and
   /// `updateReminder`, in the order of `ReminderColumn.written`, then `indexColumnNames`.
   private func fill(
-    _ row: inout ParameterRow, columns: ReminderColumns, uid: String, listRowID: Int64, parentRowID: Int64?,
-    sourceDigest: RecordDigest?
+    _ row: inout ParameterRow, _ reminder: borrowing Reminder, columns: ReminderColumns, listRowID: Int64,
+    parentRowID: Int64?, sourceDigest: RecordDigest?
   ) {
     row.removeAll()
     // One exhaustive switch: a column added to `ReminderColumn` is not written until it has a
@@ -261,13 +263,13 @@ extension Store {
     for column in ReminderColumn.written {
       switch column {
       case .rowID, .listUID, .parentUID: continue  // not in `written`: SQLite numbers rows, joins read the UIDs
-      case .uid: row.append(uid)
+      case .uid: row.append(reminder.id)
       case .listRowID: row.append(listRowID)
       case .parentRowID: row.append(parentRowID)
       case .title: row.append(columns.title)
       case .notes: row.append(columns.notes)
       case .isDone: row.append(columns.isDone)
-      case .completedAt: row.append(columns.completedAt)
+      case .completedAt: row.append(columns.completedAtText)
       case .flagged: row.append(columns.flagged)
       case .due: row.append(columns.due)
       case .dueKind: row.append(columns.dueKind)
@@ -275,8 +277,8 @@ extension Store {
       case .priority: row.append(columns.priority)
       case .tags: row.append(columns.tags)
       case .url: row.append(columns.url)
-      case .createdAt: row.append(columns.createdAt)
-      case .editedAt: row.append(columns.editedAt)
+      case .createdAt: row.append(columns.createdAtText)
+      case .editedAt: row.append(columns.editedAtText)
       case .extra: row.append(columns.extra)
       case .sourceDigest:
         if let sourceDigest {
@@ -297,7 +299,7 @@ extension Store {
     }
     // The derived columns, in the order of `indexColumnNames`; the folded search text written
     // straight into the row.
-    row.append(ReminderIndexValues.dueDay(due: columns.due, timeZone: columns.dueTimeZone))
+    row.append(ReminderIndexValues.dueDay(of: reminder.dueDate))
     row.appendText { ReminderIndexValues.appendSearchText(title: columns.title, notes: columns.notes, to: &$0) }
   }
 
@@ -311,19 +313,19 @@ extension Store {
   public func insertReminder(
     _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws -> Int64 {
-    let statement = try database.statement(HotQuery.insertReminder) {
+    let statement = try database.statement(HotQuery.insertReminder, keepingBindings: true) {
       let names = ReminderColumn.written.compactMap(\.name) + Self.indexColumnNames
       return
         "INSERT INTO reminders (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
     let columns = ReminderColumns(reminder)
     fill(
-      &reminderParameters, columns: columns, uid: reminder.id, listRowID: listRowID, parentRowID: parentRowID,
+      &reminderParameters, reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID,
       sourceDigest: sourceDigest)
-    try statement.execute(binding: reminderParameters)
+    try statement.execute(binding: &reminderParameters)
     let rowID = database.lastInsertRowID
     reminderRowWritten?(
-      IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns), EncodedDates(reminder))
+      WrittenReminderValues(rowID: rowID, writtenUID: reminder.id, columns: columns), EncodedDates(reminder))
     return rowID
   }
 
@@ -332,18 +334,18 @@ extension Store {
   public func updateReminder(
     rowID: Int64, _ reminder: Reminder, listRowID: Int64, parentRowID: Int64?, sourceDigest: RecordDigest? = nil
   ) throws {
-    let statement = try database.statement(HotQuery.updateReminder) {
+    let statement = try database.statement(HotQuery.updateReminder, keepingBindings: true) {
       let assignments = (ReminderColumn.written.compactMap(\.name) + Self.indexColumnNames).map { "\($0) = ?" }
       return "UPDATE reminders SET \(assignments.joined(separator: ", ")) WHERE id = ?"
     }
     let columns = ReminderColumns(reminder)
     fill(
-      &reminderParameters, columns: columns, uid: reminder.id, listRowID: listRowID, parentRowID: parentRowID,
+      &reminderParameters, reminder, columns: columns, listRowID: listRowID, parentRowID: parentRowID,
       sourceDigest: sourceDigest)
     reminderParameters.append(rowID)
-    try statement.execute(binding: reminderParameters)
+    try statement.execute(binding: &reminderParameters)
     reminderRowWritten?(
-      IntegrityReminderValues(rowID: rowID, uid: reminder.id, columns: columns), EncodedDates(reminder))
+      WrittenReminderValues(rowID: rowID, writtenUID: reminder.id, columns: columns), EncodedDates(reminder))
   }
 
   public func setParent(ofReminderRow rowID: Int64, to parentRowID: Int64?) throws {

@@ -73,7 +73,7 @@ public final class Store {
   /// Told the values of every reminder row `insertReminder` and `updateReminder` write, as
   /// bound, and the dates they were made of: an import checks them there instead of reading
   /// its rows back (`WrittenValueChecks`).
-  var reminderRowWritten: ((IntegrityReminderValues, EncodedDates) -> Void)?
+  var reminderRowWritten: ((WrittenReminderValues, EncodedDates) -> Void)?
   /// The parameters of the reminder row being written, kept for their buffers' capacity.
   var reminderParameters = ParameterRow()
   /// Set when the store was written by a newer remconv: it is open read-only, reading works

@@ -80,7 +80,7 @@ public final class WrittenValueChecks {
     findingsByRow.keys.sorted().flatMap { findingsByRow[$0] ?? [] }
   }
 
-  private func check(_ values: IntegrityReminderValues, _ dates: EncodedDates) {
+  private func check(_ values: WrittenReminderValues, _ dates: EncodedDates) {
     rowCount += 1
     scratch.removeAll(keepingCapacity: true)
     // Every row an import writes was encoded by the store from a reminder's model.

@@ -15,7 +15,7 @@ enum ValueRules {
   /// `scheduleTexts` remembers what the recurrence and alarm texts read as, for a caller that
   /// checks many rows (they repeat few texts).
   static func checkReminder(
-    _ row: IntegrityReminderValues, encoded: EncodedDates? = nil, scheduleTexts: ScheduleTextVerdicts,
+    _ row: some ReminderValueRow, encoded: EncodedDates? = nil, scheduleTexts: ScheduleTextVerdicts,
     into findings: inout [Finding]
   ) {
     let isEncoded = encoded != nil
@@ -29,21 +29,23 @@ enum ValueRules {
     if row.title.isBlank {
       add(.emptyTitle, "its title is empty", nil)
     }
-    let created = instant(row.createdAt, encoded?.createdAt, .createdAt, add)
-    let edited = instant(row.editedAt, encoded?.editedAt, .editedAt, add)
-    let completed = instant(row.completedAt, encoded?.completedAt, .completedAt, add)
-    if row.isDone, row.completedAt == nil {
+    let created = instant(row.createdAtText, encoded?.createdAt, .createdAt, add)
+    let edited = instant(row.editedAtText, encoded?.editedAt, .editedAt, add)
+    let completed = instant(row.completedAtText, encoded?.completedAt, .completedAt, add)
+    if row.isDone, row.completedAtText == nil {
       let fix: Fix? =
         edited.map { .inferCompletion(from: .editedAt, value: $0.description) }
         ?? created.map { .inferCompletion(from: .createdAt, value: $0.description) }
       add(.doneWithoutCompletion, "it is done but has no completion time", fix)
     }
-    if !row.isDone, let completedText = row.completedAt, completed != nil {
+    if !row.isDone, let completedText = row.completedAtText?.text, completed != nil {
       add(
         .completionWithoutDone, "it is not done but has the completion time \(completedText)",
         .clearCompletion(value: completedText))
     }
-    if let created, let edited, edited < created, let createdText = row.createdAt, let editedText = row.editedAt {
+    if let created, let edited, edited < created, let createdText = row.createdAtText?.text,
+      let editedText = row.editedAtText?.text
+    {
       add(
         .editedBeforeCreated, "its editedAt \(editedText) is before its createdAt \(createdText)",
         .raiseEditedAt(from: editedText, to: createdText))
@@ -60,11 +62,11 @@ enum ValueRules {
   /// The instant a timestamp column holds: `encoded`, the value its text was written from,
   /// when that text reads back as it; otherwise the text read, reported if it is not one.
   private static func instant(
-    _ text: String?, _ encoded: Timestamp?, _ column: Fix.TimestampColumn,
+    _ stored: TimestampText?, _ encoded: Timestamp?, _ column: Fix.TimestampColumn,
     _ add: (ValidationRule, String, Fix?) -> Void
   ) -> Timestamp? {
     if let encoded, encoded.readsBackFromText { return encoded }
-    guard let text else { return nil }
+    guard let text = stored?.text else { return nil }
     if let value = Timestamp(iso: text) { return value }
     add(
       .invalidDate, "its \(column.rawValue) \(quoted(text)) is not an ISO 8601 instant with a zone",
@@ -72,7 +74,7 @@ enum ValueRules {
     return nil
   }
 
-  private static func checkDue(_ row: IntegrityReminderValues, _ add: (ValidationRule, String, Fix?) -> Void) {
+  private static func checkDue(_ row: some ReminderValueRow, _ add: (ValidationRule, String, Fix?) -> Void) {
     guard let due = row.due else {
       if let zone = row.dueTimeZone {
         add(
@@ -116,7 +118,7 @@ enum ValueRules {
   /// The recurrence, the alarms and the start date (issue 22). Nothing here is repaired: the
   /// values are kept as they are, and reported.
   private static func checkSchedule(
-    _ row: IntegrityReminderValues, _ encoded: EncodedDates?, _ scheduleTexts: ScheduleTextVerdicts,
+    _ row: some ReminderValueRow, _ encoded: EncodedDates?, _ scheduleTexts: ScheduleTextVerdicts,
     _ add: (ValidationRule, String, Fix?) -> Void
   ) {
     if let text = row.recurrence, let problem = scheduleTexts.recurrenceProblem(text) {

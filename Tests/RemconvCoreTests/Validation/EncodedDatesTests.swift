@@ -91,6 +91,11 @@ import Testing
           id: "start-after", listID: "L1", title: "t", dueDate: .floating(nine),
           startDate: .zoned(
             LocalDateTime(secondsSinceEpoch: nine.secondsSinceEpoch + 86_400), timeZone: "Europe/Berlin")),
+        Reminder(id: "done-without-completion", listID: "L1", title: "t", isDone: true, editedAt: fine),
+        Reminder(id: "completion-not-done", listID: "L1", title: "t", completedAt: fine),
+        Reminder(
+          id: "edited-before", listID: "L1", title: "t",
+          createdAt: Timestamp(millisecondsSinceEpoch: fine.millisecondsSinceEpoch + 250), editedAt: fine),
         Reminder(
           id: "fine", listID: "L1", title: "t", isDone: true, completedAt: fine,
           dueDate: .zoned(nine, timeZone: "Europe/Berlin"),
@@ -109,8 +114,64 @@ import Testing
     #expect(
       rules.isSuperset(of: [
         "invalid-date created", "invalid-date edited", "invalid-date completed", "invalid-time-zone zone",
-        "invalid-date due-year", "start-after-due start-after",
+        "invalid-date due-year", "start-after-due start-after", "done-without-completion done-without-completion",
+        "completion-without-done completion-not-done", "edited-before-created edited-before",
       ]))
     #expect(!written.contains { $0.contains(" fine ") })
+  }
+
+  /// A row written from a reminder spells its times into the statement's parameters
+  /// (`Timestamp.appendDescription`, `TimestampText`): the bytes are the description's, and a
+  /// time kept as an instant equals, and hashes as, its text.
+  @Test func aTimeWrittenInPlaceIsItsDescription() {
+    var random = SeededGenerator(seed: 3340)
+    let spans: [ClosedRange<Int64>] = [
+      -400_000_000_000_000...400_000_000_000_000, -62_135_596_800_000 - 86_400_000...253_402_300_799_999 + 86_400_000,
+      -100_000...100_000,
+    ]
+    var instants = Self.yearEdges
+    for _ in 0..<20_000 {
+      let value = Int64.random(in: spans.randomElement(using: &random)!, using: &random)
+      instants.append(Bool.random(using: &random) ? value - value % 1000 : value)
+    }
+    for instant in instants {
+      let timestamp = Timestamp(millisecondsSinceEpoch: instant)
+      var bytes: [UInt8] = [0x41]
+      timestamp.appendDescription(to: &bytes)
+      #expect(bytes == [0x41] + Array(timestamp.description.utf8), "\(instant)")
+      let kept = TimestampText(timestamp)
+      let read = TimestampText(timestamp.description)
+      #expect(kept == read && read == kept)
+      #expect(kept.hashValue == read.hashValue)
+      #expect(kept.text == timestamp.description)
+      #expect(kept != TimestampText(Timestamp(millisecondsSinceEpoch: instant &+ 1)))
+      #expect(kept != TimestampText(timestamp.description + " "))
+    }
+  }
+
+  /// The day a written row's due is indexed by comes from its value when its texts read back
+  /// as it, and is the day its texts give in every case.
+  @Test func aDueDayFromTheValueIsTheDayItsTextsGive() {
+    var random = SeededGenerator(seed: 2027)
+    let zones = ["Europe/Berlin", "Pacific/Kiritimati", "UTC", "Not/AZone", "EST", ""]
+    let dayCounts: [ClosedRange<Int>] = [-800_000...3_000_000, -719_162...2_932_896]
+    var fromText = 0
+    for round in 0..<20_000 {
+      let days = Int.random(in: dayCounts.randomElement(using: &random)!, using: &random)
+      let time = LocalDateTime(secondsSinceEpoch: Int64(days) * 86_400 + Int64.random(in: 0..<86_400, using: &random))
+      let value: DueDate =
+        switch round % 4 {
+        case 0: .date(LocalDate(daysSinceEpoch: days))
+        case 1: .floating(time)
+        case 2: .utc(time)
+        default: .zoned(time, timeZone: zones.randomElement(using: &random)!)
+        }
+      let texts = ReminderIndexValues.dueDay(due: value.isoText, timeZone: value.timeZoneIdentifier)
+      #expect(ReminderIndexValues.dueDay(of: value) == texts, "\(value)")
+      if texts == nil { fromText += 1 }
+    }
+    // Both kinds of due are met: days the texts give, and texts that give none.
+    #expect(fromText > 1000)
+    #expect(ReminderIndexValues.dueDay(of: nil) == nil)
   }
 }

@@ -105,7 +105,7 @@ public final class CSVRowWriter {
       separate()
       spelled.removeAll(keepingCapacity: true)
       spell(&spelled)
-      var field = spelled
+      let field = spelled
       spelled = []
       field.withUnsafeBufferPointer { appendField($0) }
       spelled = field

@@ -99,9 +99,10 @@ public final class Database {
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         let code = sqlite3_prepare_v2(handle, start, -1, &statement, &tail)
-        let text = tail.map { statementText(from: start, to: $0) } ?? String(cString: start)
+        // Only an error names the statement: a migration's text is long, trimming it is not free.
+        func text() -> String { tail.map { statementText(from: start, to: $0) } ?? String(cString: start) }
         guard code == SQLITE_OK else {
-          failure = lastError(code: code, sql: text)
+          failure = lastError(code: code, sql: text())
           return
         }
         cursor = tail
@@ -109,7 +110,7 @@ public final class Database {
         var stepCode = sqlite3_step(statement)
         while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
         if stepCode != SQLITE_DONE {
-          failure = lastError(code: stepCode, sql: text)
+          failure = lastError(code: stepCode, sql: text())
         }
         sqlite3_finalize(statement)
         if failure != nil { return }
@@ -132,11 +133,14 @@ public final class Database {
   /// The cached statement a caller names by a small number, reset; prepared from `sql` the
   /// first time. For the statements run once per row: found by its SQL text, each would hash
   /// a few hundred bytes for every row, which shows at a million rows (docs/benchmarks.md).
+  ///
+  /// `keepingBindings` leaves the bindings of the last run in place, for a statement only run
+  /// by `execute(binding: inout ParameterRow)`, which binds every parameter.
   func statement<Key: RawRepresentable>(
-    _ key: Key, sql: () -> String
+    _ key: Key, keepingBindings: Bool = false, sql: () -> String
   ) throws(SQLiteError) -> Statement where Key.RawValue == Int {
     if key.rawValue < statementCache.bySlot.count, let statement = statementCache.bySlot[key.rawValue] {
-      statement.reset()
+      if keepingBindings { statement.resetKeepingBindings() } else { statement.reset() }
       return statement
     }
     let statement = try prepare(sql())

@@ -5,6 +5,9 @@ public final class Statement {
   let raw: OpaquePointer
   public let sql: String
   private unowned let database: Database
+  /// The buffer the texts and blobs of the last `execute(binding: inout ParameterRow)` are
+  /// bound to in place: held until those bindings are replaced or the statement is finalized.
+  private var boundBytes: [UInt8] = []
 
   init(raw: OpaquePointer, database: Database, sql: String) {
     self.raw = raw
@@ -18,6 +21,12 @@ public final class Statement {
   public func reset() {
     sqlite3_reset(raw)
     sqlite3_clear_bindings(raw)
+  }
+
+  /// Resets the statement and leaves its bindings: for a statement only ever run by
+  /// `execute(binding: inout ParameterRow)`, which binds every parameter.
+  func resetKeepingBindings() {
+    sqlite3_reset(raw)
   }
 
   /// Binds `values` to parameters `first`...`first + n - 1` (1...n by default).
@@ -91,15 +100,23 @@ public final class Statement {
     }
   }
 
-  /// Binds `row`'s values to parameters 1... and runs the statement to its end, as
-  /// `execute(binding:)` does: texts and blobs bound in place from the row's buffer, which is
-  /// held until the bindings are cleared.
-  func execute(binding row: ParameterRow) throws(SQLiteError) {
+  /// Binds `row`'s values to every parameter and runs the statement to its end, as
+  /// `execute(binding:)` does, texts and blobs bound in place from the row's buffer.
+  ///
+  /// The bindings are left in place, not cleared: the statement keeps the buffer they point
+  /// into (and hands `row` the one it kept before, which nothing is bound to any more), so
+  /// the bytes stay valid and unchanged until every parameter is bound again by the next run
+  /// or the statement is finalized. Clearing two dozen bindings per row cost SQLite a
+  /// thousand instructions for nothing a later run would read.
+  func execute(binding row: inout ParameterRow) throws(SQLiteError) {
+    // A parameter left out would keep the previous row's value; one too many has no place.
+    let parameters = Int(sqlite3_bind_parameter_count(raw))
+    guard row.slots.count == parameters else {
+      throw SQLiteError(
+        extendedCode: SQLITE_RANGE, message: "\(row.slots.count) values for \(parameters) parameters", sql: sql)
+    }
     let failure: SQLiteError? = row.bytes.withUnsafeBufferPointer { buffer in
-      defer {
-        sqlite3_reset(raw)
-        sqlite3_clear_bindings(raw)
-      }
+      defer { sqlite3_reset(raw) }
       for (offset, slot) in row.slots.enumerated() {
         let index = Int32(offset + 1)
         let code: Int32
@@ -117,7 +134,12 @@ public final class Statement {
       let code = sqlite3_step(raw)
       return code == SQLITE_DONE || code == SQLITE_ROW ? nil : database.lastError(code: code, sql: sql)
     }
-    if let failure { throw failure }
+    if let failure {
+      // The parameters bound before the failure point into the row's buffer, not the kept one.
+      sqlite3_clear_bindings(raw)
+      throw failure
+    }
+    row.exchangeBytes(with: &boundBytes)
   }
 
   /// Binds `values[position...]` in place, then steps and clears the bindings: nested, so
@@ -354,6 +376,11 @@ struct ParameterRow {
   private(set) var bytes: [UInt8] = []
   private(set) var slots: [Slot] = []
 
+  /// Gives the row `other`'s buffer and `other` the row's: a statement keeps what it is bound to.
+  mutating func exchangeBytes(with other: inout [UInt8]) {
+    swap(&bytes, &other)
+  }
+
   /// Empties the row, keeping its capacity.
   mutating func removeAll() {
     bytes.removeAll(keepingCapacity: true)
@@ -370,6 +397,11 @@ struct ParameterRow {
   mutating func append(_ text: String?) {
     guard var text else { return appendNull() }
     appendText { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
+  }
+
+  mutating func append(_ text: TimestampText?) {
+    guard let text else { return appendNull() }
+    appendText { text.append(to: &$0) }
   }
 
   /// A text whose UTF-8 `write` appends to the buffer it is given.

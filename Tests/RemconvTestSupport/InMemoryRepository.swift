@@ -176,6 +176,16 @@ public final class InMemoryRepository: ReminderRepository {
     writeCount += 1
   }
 
+  public func children(of handle: ReminderHandle) throws -> [ReminderHandle] {
+    contents.reminders.filter { $0.value.parent == handle }.keys.sorted()
+  }
+
+  public func removeReminder(_ handle: ReminderHandle) throws {
+    for child in try children(of: handle) { try removeReminder(child) }
+    contents.reminders[handle] = nil
+    writeCount += 1
+  }
+
   public func hasSourceDigests() throws -> Bool {
     contents.reminders.values.contains { $0.sourceDigest != nil }
   }

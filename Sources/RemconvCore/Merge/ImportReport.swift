@@ -13,6 +13,8 @@ public struct ImportReport: Sendable {
   public var fieldChanges: [String: Int] = [:]
   /// Components that are not reminders, by kind (`VEVENT`: 2).
   public var skipped: [String: Int] = [:]
+  /// The reminders a three-way merge (a sync's) found changed on both sides in the same field.
+  public var conflicts: [MergeConflict] = []
   public var dryRun = false
   public var committed = false
   /// The diagnostics kept by the run's log (`DiagnosticLog.retainedLimit`).
@@ -69,6 +71,17 @@ public struct ImportReport: Sendable {
     if warningCount > 0 { text += "; \(warningCount) warning\(warningCount == 1 ? "" : "s")" }
     return text
   }
+}
+
+/// A reminder whose same fields both sides of a sync changed to different values: the merge
+/// kept the incoming side's values, and the store's version whole in a copy.
+public struct MergeConflict: Sendable, Hashable {
+  public var uid: String
+  /// The store's title before the merge.
+  public var title: String
+  /// The fields (`ModelField.name`, `parent`, `extra.ical.<key>`).
+  public var fields: [String]
+  public var copyUID: String
 }
 
 extension Diagnostic {

@@ -16,15 +16,34 @@ public final class MergeEngine {
     public var projection: (any SourceProjection)?
     /// How the source identifies its reminders.
     public var identity: SourceIdentity
+    /// A sync's: for each UID it merges, the version both sides last agreed on. A reminder
+    /// named here merges three ways against it (`MergeBasis.agreed`), not with the projection.
+    public var agreements: [String: Agreement]
 
     public init(
       targetList: String? = nil, defaultList: String, projection: (any SourceProjection)? = nil,
-      identity: SourceIdentity = .uids
+      identity: SourceIdentity = .uids, agreements: [String: Agreement] = [:]
     ) {
       self.targetList = targetList
       self.defaultList = defaultList
       self.projection = projection
       self.identity = identity
+      self.agreements = agreements
+    }
+  }
+
+  /// What the two sides of a sync last agreed on for one reminder.
+  public struct Agreement: Sendable {
+    /// The agreed version; nil when there is none (the reminder was met on both sides before
+    /// any pairing: every field they hold differently is then changed on both).
+    public var base: Reminder?
+    /// Whether the store changed the reminder since: if not, whatever the incoming side
+    /// changed is taken, and nothing is a conflict.
+    public var storeChanged: Bool
+
+    public init(base: Reminder?, storeChanged: Bool) {
+      self.base = base
+      self.storeChanged = storeChanged
     }
   }
 
@@ -112,6 +131,13 @@ public final class MergeEngine {
     if knownRecords != nil, try repository.hasSourceDigests() {
       knownRecords?.lookup = { [unowned self] digest in try self.holdsUnchanged(digest) }
     }
+  }
+
+  /// Merges one list and returns it as the repository keeps it.
+  public func merge(_ list: ReminderList) throws -> RepositoryList {
+    let merged = try mergeList(list)
+    lists[list.id] = merged
+    return merged
   }
 
   public func consume(_ record: consuming SourceRecord) throws {
@@ -317,6 +343,8 @@ public final class MergeEngine {
     var digest: RecordDigest?
     /// Whether merging it warned of anything: then its digest is not kept.
     var warned = false
+    /// Whether both sides of a sync moved it under different parents.
+    var parentConflict = false
   }
 
   /// Where an incoming reminder's parent is.
@@ -348,6 +376,9 @@ public final class MergeEngine {
       warning("empty-title", "the reminder has an empty title", for: &incoming)
     }
     let existing = try existingState(of: &incoming, in: list)
+    if let existing, let agreement = options.agreements[incoming.reminder.id] {
+      mergeParent(of: &incoming, existing: existing, agreement)
+    }
     let parent = try resolveParent(of: &incoming, existing: existing)
     if incoming.warned || parent.isPending { incoming.digest = nil }
     let written: ReminderHandle
@@ -469,6 +500,24 @@ public final class MergeEngine {
     ]
   }
 
+  /// A sync's parent, three ways as a field: the side that moved the reminder decides; both
+  /// moving it under different parents is a conflict, and the incoming parent is kept.
+  private func mergeParent(of incoming: inout Incoming, existing: ReminderState, _ agreement: Agreement) {
+    let mine = existing.parentUID
+    let theirs = incoming.reminder.parentID
+    guard theirs != mine else { return }
+    if let base = agreement.base {
+      if theirs == base.parentID {
+        incoming.reminder.parentID = mine
+        return
+      }
+      if !agreement.storeChanged || mine == base.parentID { return }
+    } else if !agreement.storeChanged {
+      return
+    }
+    incoming.parentConflict = true
+  }
+
   /// Finds the parent now when the repository has it already; otherwise it is pending.
   private func resolveParent(of incoming: inout Incoming, existing: ReminderState?) throws -> ParentLink {
     guard let parentID = incoming.reminder.parentID else { return .none }
@@ -512,15 +561,24 @@ public final class MergeEngine {
     }
     let samePlace = sameParent && existing.list == list.handle
     var changedFields: [String] = []
+    var conflicts: [String] = incoming.parentConflict ? ["parent"] : []
+    var before: Reminder?
     if !samePlace || existing.columns != ReminderColumns(incoming.reminder),
       let stored = try repository.reminder(existing.handle)?.reminder
     {
-      let projected =
-        try options.projection?.reminder(stored, in: list.list)
-        ?? FieldMerge.unprojected(stored, incoming: incoming.reminder)
-      let merge = FieldMerge.reminder(incoming.reminder, projected: projected, stored: stored)
+      let basis: MergeBasis<Reminder>
+      if let agreement = options.agreements[incoming.reminder.id] {
+        basis = .agreed(agreement.base, storeChanged: agreement.storeChanged)
+      } else {
+        basis = .projection(
+          try options.projection?.reminder(stored, in: list.list)
+            ?? FieldMerge.unprojected(stored, incoming: incoming.reminder))
+      }
+      let merge = FieldMerge.reminder(incoming.reminder, basis: basis, stored: stored)
       incoming.reminder = merge.merged
       changedFields = merge.changed
+      conflicts = merge.conflicts + conflicts
+      before = stored
     }
     if samePlace, existing.columns == ReminderColumns(incoming.reminder) {
       report.unchanged += 1
@@ -540,7 +598,38 @@ public final class MergeEngine {
     for field in changedFields { report.fieldChanges[field, default: 0] += 1 }
     mark(existing.handle, in: &matched)
     mark(existing.handle, in: &changed)
+    if !conflicts.isEmpty, let before {
+      try keepConflictCopy(of: before, fields: conflicts, in: list, parent: existing.parent)
+    }
     return existing.handle
+  }
+
+  /// Keeps the store's version of a reminder whose same fields both sides of a sync changed:
+  /// a new reminder beside the merged one (docs/sync.md, "Merging and conflicts").
+  private func keepConflictCopy(
+    of stored: Reminder, fields: [String], in list: RepositoryList, parent: ReminderHandle?
+  ) throws {
+    var copy = stored
+    copy.id = StableID.make()
+    copy.title = stored.title + " (conflict copy)"
+    copy.listID = list.list.id
+    _ = try repository.addReminder(copy, list: list.handle, parent: parent, sourceDigest: nil)
+    report.conflicts.append(MergeConflict(uid: stored.id, title: stored.title, fields: fields, copyUID: copy.id))
+  }
+
+  /// Removes the reminder with `uid` from `list`, with those of its subtasks that `uids` names
+  /// too; any other subtask stays, at the top. Returns the UIDs of the subtasks it detached,
+  /// nil when the list holds no reminder with that UID (another list may hold it since).
+  public func remove(uid: String, from list: ListHandle, with uids: Set<String>) throws -> [String]? {
+    guard let state = try repository.reminderState(uid: uid), state.list == list else { return nil }
+    var detached: [String] = []
+    for child in try repository.children(of: state.handle) {
+      guard let childUID = try repository.reminder(child)?.reminder.id, !uids.contains(childUID) else { continue }
+      try repository.setParent(of: child, to: nil)
+      detached.append(childUID)
+    }
+    try repository.removeReminder(state.handle)
+    return detached
   }
 
   private func attach(_ pending: PendingParent, to parent: ReminderHandle) throws {

@@ -56,6 +56,10 @@ public protocol ReminderRepository: AnyObject {
     sourceDigest: RecordDigest?
   ) throws
   func setParent(of handle: ReminderHandle, to parent: ReminderHandle?) throws
+  /// The subtasks of a reminder, oldest first.
+  func children(of handle: ReminderHandle) throws -> [ReminderHandle]
+  /// Removes a reminder and its subtasks.
+  func removeReminder(_ handle: ReminderHandle) throws
 
   // MARK: Record digests (`KnownRecords`)
 
@@ -185,6 +189,19 @@ public struct ReminderColumns: Hashable, Sendable {
 }
 
 extension ReminderColumns {
+  /// Every content column by its name in `reminders`, with its text: what the sync's digest
+  /// hashes, and what the field table's columns name (`ModelField.columns`, a test holds them
+  /// to each other and to the store's).
+  var contentColumns: [(name: String, value: String?)] {
+    [
+      ("title", title), ("notes", notes), ("is_done", String(isDone)), ("completed_at", completedAt),
+      ("flagged", String(flagged)), ("due", due), ("due_kind", dueKind), ("due_tz", dueTimeZone), ("start", start),
+      ("start_kind", startKind), ("start_tz", startTimeZone), ("recurrence", recurrence), ("alarms", alarms),
+      ("priority", String(priority)), ("tags", tags), ("url", url), ("created_at", createdAt),
+      ("edited_at", editedAt), ("extra", extra),
+    ]
+  }
+
   /// `extra` as an object; empty when it holds none.
   var extraObject: [String: JSONValue] { Store.decodeObject(extra) }
 

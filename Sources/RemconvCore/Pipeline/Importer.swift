@@ -47,34 +47,23 @@ public enum Importer {
     do {
       report = try store.withPageCache(mebibytes: importPageCacheMebibytes) {
         try store.write(commit: !options.dryRun) {
-          let listsBefore = try store.lastListRowID()
-          let writtenValues = WrittenValueChecks(watching: store)
-          defer { writtenValues.stop() }
-          let engine = try MergeEngine(
-            repository: store, options: engineOptions, diagnostics: diagnostics, report: report,
+          let merge = try StoreMerge(
+            store: store, options: engineOptions, diagnostics: diagnostics, report: report,
             knownRecords: knownRecords)
           defer { knownRecords?.lookup = nil }
           let reader = records(
             from: reader, source: source, maximumItems: options.maximumItems, knownRecords: knownRecords,
             diagnostics: diagnostics)
-          var result = try store.buildingReadIndexesAfter {
+          let merged = try store.buildingReadIndexesAfter {
             var count = 0
             while let record = try reader.next() {
-              try engine.consume(record)
+              try merge.consume(record)
               count += 1
               if count & 1023 == 0 { progress?(count) }
             }
-            return try engine.finish()
+            return try merge.finish()
           }
-          // The same checks as `remconv validate`, on what this import wrote: findings are warnings.
-          let findings = try store.withSortingPageCache {
-            try ImportValidation.check(
-              store: store, engine: engine, writtenValues: writtenValues, listsAddedAfter: listsBefore,
-              diagnostics: diagnostics)
-          }
-          if findings > 0 {
-            result.record(diagnostics)
-          }
+          let result = try merge.check(merged)
           if result.rejected > 0 {
             throw ImportFailure(
               report: result, reason: "\(result.rejected) item(s) could not be imported; nothing was written")

@@ -113,6 +113,14 @@ extension Store: ReminderRepository {
     try setParent(ofReminderRow: handle.ordinal, to: parent?.ordinal)
   }
 
+  public func children(of handle: ReminderHandle) throws -> [ReminderHandle] {
+    try childRowIDs(ofReminderRow: handle.ordinal).map(ReminderHandle.init)
+  }
+
+  public func removeReminder(_ handle: ReminderHandle) throws {
+    _ = try deleteReminder(rowID: handle.ordinal)
+  }
+
   // MARK: Record digests
 
   public func reminderHandle(sourceDigest digest: RecordDigest) throws -> ReminderHandle? {

@@ -10,11 +10,14 @@ final class CollectionSync {
     var confirm: (RemoteWriteResult) throws -> Void
   }
 
-  /// A reminder taken from the remote, with the item state it leaves.
+  /// A reminder the remote brought, for the merge engine (`StoreMerge`): as the remote holds it
+  /// (a parent's `RELTYPE=CHILD` link applied), with its item (nil for a child that only a
+  /// fetched parent's link changed: its own item is not rewritten for it) and what both sides
+  /// last agreed on.
   private struct Download {
     var reminder: Reminder
-    var state: SyncItemState
-    var base: [UInt8]
+    var item: RemoteItem?
+    var agreement: MergeEngine.Agreement?
   }
 
   private let store: Store
@@ -44,13 +47,12 @@ final class CollectionSync {
   private var localDeletions: [(uid: String, href: String)] = []
   private var etagRefreshes: [(href: String, etag: String?)] = []
   private var droppedStates: [String] = []
-  private var conflictCopies: [Reminder] = []
+  /// Items whose reminder the store holds as agreed under the digest an earlier remconv made
+  /// (`SyncEngine.agreesUnderEarlierDigest`): their state takes today's digest.
+  private var digestRefreshes: [(uid: String, digest: [UInt8])] = []
   private var writes: [PendingWrite] = []
   /// The `RELTYPE=CHILD` links the fetched items state.
   private let links = ChildLinks()
-  /// Reminders of this list that a fetched parent names as its children and that the store
-  /// holds without a parent: they take it, and their items are not rewritten for it.
-  private var linkedChildren: [(uid: String, parent: String)] = []
   /// Item names on the remote, and those this pass creates: a create never meets another item.
   private var takenNames: Set<String> = []
 
@@ -119,22 +121,26 @@ final class CollectionSync {
         skip(href, "a second item with the UID \(remoteReminder.id) in this collection: left alone")
         continue
       }
-      guard var existing = try local[remoteReminder.id] ?? store.reminder(uid: remoteReminder.id)?.reminder else {
-        downloads.append(
-          Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
-        continue
-      }
       // The same reminder on both sides before any pairing (a first sync of what was imported
-      // from this remote, or a create whose answer was lost): merged without a base.
-      existing.listID = list.id
-      try merge(local: existing, remote: remoteReminder, base: nil, item: item)
+      // from this remote, or a create whose answer was lost) is merged without a base.
+      let known = try local[remoteReminder.id] != nil || store.reminder(uid: remoteReminder.id) != nil
+      downloads.append(
+        Download(
+          reminder: remoteReminder, item: item,
+          agreement: known ? MergeEngine.Agreement(base: nil, storeChanged: true) : nil))
     }
     for uid in localOrder where !claimedUIDs.contains(uid) {
       if let reminder = local[uid] { try upload(reminder) }
     }
+    // Reminders of this list that a fetched parent names as its children and that the store
+    // holds without a parent take it; their items are not rewritten for it.
     for (child, parent) in links.parentsByChild.sorted(by: { $0.key < $1.key })
-    where !fetchedUIDs.contains(child) && claimedUIDs.contains(child) && local[child]?.parentID == nil {
-      linkedChildren.append((child, parent))
+    where !fetchedUIDs.contains(child) && claimedUIDs.contains(child) {
+      guard var linked = local[child], linked.parentID == nil else { continue }
+      let agreed = linked
+      linked.parentID = parent
+      downloads.append(
+        Download(reminder: linked, item: nil, agreement: MergeEngine.Agreement(base: agreed, storeChanged: false)))
     }
   }
 
@@ -178,7 +184,15 @@ final class CollectionSync {
     _ state: SyncItemState, remoteETag: String??, local: Reminder?, fetched: [String: RemoteItem],
     decoded: [String: Reminder]
   ) throws {
-    let localChanged = local.map { SyncEngine.digest($0) != state.localDigest }
+    let localChanged = try local.map { reminder in
+      let digest = SyncEngine.digest(reminder)
+      guard digest != state.localDigest else { return false }
+      guard try SyncEngine.agreesUnderEarlierDigest(reminder, state, base: { try base(of: state.href) }) else {
+        return true
+      }
+      digestRefreshes.append((reminder.id, digest))
+      return false
+    }
     guard let remoteETag else {
       // Gone from the remote.
       switch (local, localChanged) {
@@ -209,30 +223,28 @@ final class CollectionSync {
       return
     }
     // Changed on the remote.
-    guard let item = fetched[state.href], let remoteReminder = decoded[state.href] else { return }
+    guard let item = fetched[state.href], var remoteReminder = decoded[state.href] else { return }
     guard let local else {
       // Deleted here, edited there: the edit wins, nothing is lost.
       conflict(.deletedLocallyEditedRemotely, remoteReminder)
-      downloads.append(
-        Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
+      downloads.append(Download(reminder: remoteReminder, item: item, agreement: nil))
       return
     }
-    if localChanged == false {
-      var remoteReminder = remoteReminder
-      if remoteReminder.parentID == nil, let parent = local.parentID, try base(of: state.href)?.parentID == nil {
-        // The item never named the parent (a parent's RELTYPE=CHILD link gave it): kept.
-        remoteReminder.parentID = parent
-      }
-      if SyncEngine.digest(remoteReminder) == state.localDigest {
-        // A new ETag for the same content (a server that rewrote our write): nothing changes.
-        etagRefreshes.append((state.href, item.etag))
-      } else {
-        downloads.append(
-          Download(reminder: remoteReminder, state: SyncEngine.state(item, remoteReminder), base: item.body))
-      }
+    let agreed = try base(of: state.href)
+    if remoteReminder.parentID == nil, let parent = local.parentID, agreed?.parentID == nil {
+      // The item never named the parent (a parent's RELTYPE=CHILD link gave it): kept.
+      remoteReminder.parentID = parent
+    }
+    if localChanged == false, SyncEngine.digest(remoteReminder) == state.localDigest {
+      // A new ETag for the same content (a server that rewrote our write): nothing changes.
+      etagRefreshes.append((state.href, item.etag))
       return
     }
-    try merge(local: local, remote: remoteReminder, base: try base(of: state.href), item: item)
+    // Changed on the remote only, or on both sides: merged three ways against the agreed version.
+    downloads.append(
+      Download(
+        reminder: remoteReminder, item: item,
+        agreement: MergeEngine.Agreement(base: agreed, storeChanged: localChanged == true)))
   }
 
   /// The reminder both sides last agreed on for `href`, read from the state's bytes.
@@ -242,42 +254,6 @@ final class CollectionSync {
         return nil
       }
       return reminder
-    }
-  }
-
-  /// An item changed on both sides: the merge goes to the store, and to the remote when it
-  /// differs from what the remote holds; a conflict keeps the local version whole as a copy.
-  private func merge(local: Reminder, remote: Reminder, base: Reminder?, item: RemoteItem) throws {
-    let outcome = SyncMerge.merge(base: base, local: local, remote: remote)
-    var copy: Reminder?
-    if !outcome.conflicts.isEmpty {
-      var kept = local
-      kept.id = StableID.make()
-      kept.title = local.title + " (conflict copy)"
-      copy = kept
-      report.conflicts.append(
-        SyncConflict(
-          kind: .editedOnBothSides, uid: local.id, title: local.title, list: list.name, fields: outcome.conflicts,
-          copyUID: kept.id))
-    }
-    let merged = outcome.merged
-    let mergedDigest = SyncEngine.digest(merged)
-    if mergedDigest == SyncEngine.digest(remote) {
-      // The remote holds the merge already: only the store takes it.
-      downloads.append(Download(reminder: remote, state: SyncEngine.state(item, remote), base: item.body))
-      if let copy { conflictCopies.append(copy) }
-      return
-    }
-    let localDigest = SyncEngine.digest(local)
-    try upload(merged, replacing: item.href, ifMatch: item.etag) { [self] in
-      try writeLocal(merged)
-      if mergedDigest != localDigest { report.downloaded += 1 }
-      // The copy is stored with the merge and goes up after the writes queued so far (a sync
-      // killed before that uploads it as any reminder new in the store).
-      if let copy {
-        try writeLocal(copy)
-        try upload(copy)
-      }
     }
   }
 
@@ -379,31 +355,88 @@ final class CollectionSync {
   /// Whether the remote brought anything the store must record.
   var hasSomethingToRecord: Bool {
     !(downloads.isEmpty && localDeletions.isEmpty && etagRefreshes.isEmpty && droppedStates.isEmpty
-      && conflictCopies.isEmpty && linkedChildren.isEmpty && newToken == storedToken)
+      && digestRefreshes.isEmpty && newToken == storedToken)
   }
 
-  /// Records what came from the remote (reminders added, changed and deleted, with their
-  /// states), the conflict copies and the collection's new token, inside the caller's
-  /// transaction; the copies are then queued for the remote.
-  func recordWhatCameFromTheRemote() throws {
-    try applyDownloads()
-    try applyLocalDeletions()
+  /// The agreed versions of the reminders this pass downloads, by UID: what the merge engine
+  /// merges them against.
+  var agreements: [String: MergeEngine.Agreement] {
+    var agreements: [String: MergeEngine.Agreement] = [:]
+    for download in downloads { agreements[download.reminder.id] = download.agreement }
+    return agreements
+  }
+
+  /// Hands what came from the remote to the merge (`StoreMerge`), inside the caller's
+  /// transaction: the reminders the remote deleted are removed, the ones it added or changed
+  /// merged, through the model boundary as an import's records are.
+  func merge(into merge: StoreMerge) throws {
+    try removeLocalDeletions(merge)
+    let read = downloads.map { SourceRecord.reminder($0.reminder, SourceLocation(file: itemName($0.item?.href ?? ""))) }
+    let records = Importer.records(
+      from: SourceRecordList(read), source: .directory(collection.href), diagnostics: merge.diagnostics)
+    var index = 0
+    while let record = try records.next() {
+      let before = merge.report
+      try merge.consume(record)
+      let after = merge.report
+      for conflict in after.conflicts.dropFirst(before.conflicts.count) {
+        report.conflicts.append(
+          SyncConflict(
+            kind: .editedOnBothSides, uid: conflict.uid, title: conflict.title, list: list.name,
+            fields: conflict.fields, copyUID: conflict.copyUID))
+      }
+      let copies = after.conflicts.count - before.conflicts.count
+      if after.added + after.updated - copies > before.added + before.updated, downloads[index].item != nil {
+        report.downloaded += 1
+      }
+      index += 1
+    }
+  }
+
+  /// Records the state of every item the merge took from the remote, once the merge is finished
+  /// (a parent that came later is attached), and queues for the remote what the store holds
+  /// beyond it: a merge of changes from both sides, a conflict copy.
+  func recordStates() throws {
+    for download in downloads {
+      guard let stored = try store.reminder(uid: download.reminder.id)?.reminder else { continue }
+      let digest = SyncEngine.digest(stored)
+      guard let item = download.item else {
+        // A child linked by its parent's item: its own item stays as it is.
+        try store.setSyncItemLocalDigest(digest, uid: stored.id, collection: collectionID)
+        continue
+      }
+      let remoteDigest = SyncEngine.digest(download.reminder)
+      guard digest != remoteDigest, try SyncEngine.digest(asTheRemoteReads(stored)) != remoteDigest else {
+        try store.putSyncItem(
+          SyncItemState(href: item.href, etag: item.etag, uid: stored.id, localDigest: digest), base: item.body,
+          collection: collectionID)
+        continue
+      }
+      // The store holds more than the remote (the other side's changes): the item's state is
+      // the remote's, so a sync killed before the upload finds the store changed, and uploads.
+      try store.putSyncItem(
+        SyncItemState(href: item.href, etag: item.etag, uid: stored.id, localDigest: remoteDigest), base: item.body,
+        collection: collectionID)
+      try upload(stored, replacing: item.href, ifMatch: etag(item.etag))
+    }
+    for (uid, digest) in digestRefreshes {
+      try store.setSyncItemLocalDigest(digest, uid: uid, collection: collectionID)
+    }
     for (href, etag) in etagRefreshes { try store.setSyncItemETag(etag, href: href, collection: collectionID) }
     for href in droppedStates { try store.deleteSyncItem(href: href, collection: collectionID) }
-    for (child, parent) in linkedChildren {
-      guard let rowID = try store.reminderRowID(uid: child), let parentRowID = try store.reminderRowID(uid: parent),
-        rowID != parentRowID
-      else { continue }
-      try store.setParent(ofReminderRow: rowID, to: parentRowID)
-      if let linked = try store.reminder(rowID: rowID)?.reminder {
-        try store.setSyncItemLocalDigest(SyncEngine.digest(linked), uid: child, collection: collectionID)
-      }
-    }
-    for copy in conflictCopies {
-      try writeLocal(copy)
-      try upload(copy)
+    for conflict in report.conflicts where conflict.kind == .editedOnBothSides {
+      if let uid = conflict.copyUID, let copy = try store.reminder(uid: uid)?.reminder { try upload(copy) }
     }
     if newToken != storedToken { try store.setSyncToken(newToken, collection: collectionID) }
+  }
+
+  /// `reminder` as the remote would read it back once written: what it can carry of it.
+  private func asTheRemoteReads(_ reminder: Reminder) throws -> Reminder {
+    guard case .reminder(var read) = try codec.decode(codec.encode(reminder), name: itemName(""), in: list) else {
+      return reminder
+    }
+    read.listID = list.id
+    return read
   }
 
   /// Sends the queued writes in batches, recording each batch in one transaction once the
@@ -459,70 +492,22 @@ final class CollectionSync {
     try store.write { try store.setSyncToken(next, collection: collectionID) }
   }
 
-  private func applyDownloads() throws {
-    var pendingParents: [(rowID: Int64, parent: String)] = []
-    for download in downloads {
-      let reminder = download.reminder
-      let current = try store.reminder(uid: reminder.id)
-      if let current, current.listRowID == listRowID,
-        SyncEngine.digest(current.reminder) == SyncEngine.digest(reminder)
-      {
-        continue
-      }
-      let rowID = try writeLocal(reminder, current: current)
-      if let parent = reminder.parentID, try store.parentRowID(ofReminderRow: rowID) == nil {
-        pendingParents.append((rowID, parent))
-      }
-      report.downloaded += 1
-    }
-    // A subtask read before its parent.
-    for (rowID, parent) in pendingParents {
-      if let parentRowID = try store.reminderRowID(uid: parent), parentRowID != rowID {
-        try store.setParent(ofReminderRow: rowID, to: parentRowID)
-      }
-    }
-    for download in downloads {
-      // The digest of the reminder as the store holds it now (without a parent it lacks).
-      var state = download.state
-      if let stored = try store.reminder(uid: state.uid) { state.localDigest = SyncEngine.digest(stored.reminder) }
-      try store.putSyncItem(state, base: download.base, collection: collectionID)
-    }
-  }
-
-  /// Deletes reminders the remote deleted; a subtask the remote kept stays, at the top, and
+  /// Removes reminders the remote deleted; a subtask the remote kept stays, at the top, and
   /// its item is not rewritten for it (the remote's RELATED-TO names a parent it deleted).
-  private func applyLocalDeletions() throws {
+  /// Only a reminder as this pass read it: one another collection's pass moved into its own
+  /// list meanwhile (an item moved between collections on the remote) stays.
+  private func removeLocalDeletions(_ merge: StoreMerge) throws {
     let deleted = Set(localDeletions.map(\.uid))
     for (uid, href) in localDeletions {
-      // Only the reminder as this pass read it: one another collection's pass moved into its
-      // own list meanwhile (an item moved between collections on the remote) stays.
-      if let current = try store.reminder(uid: uid), current.listRowID == listRowID {
-        let rowID = current.rowID
-        for child in try store.childRowIDs(ofReminderRow: rowID) {
-          guard let childUID = try store.reminder(rowID: child)?.reminder.id, !deleted.contains(childUID) else {
-            continue
-          }
-          try store.setParent(ofReminderRow: child, to: nil)
-          if let detached = try store.reminder(rowID: child)?.reminder {
-            try store.setSyncItemLocalDigest(SyncEngine.digest(detached), uid: childUID, collection: collectionID)
+      if let detached = try merge.remove(uid: uid, from: ListHandle(listRowID), with: deleted) {
+        for child in detached {
+          if let reminder = try store.reminder(uid: child)?.reminder {
+            try store.setSyncItemLocalDigest(SyncEngine.digest(reminder), uid: child, collection: collectionID)
           }
         }
-        try store.deleteReminder(rowID: rowID)
         report.deletedLocal += 1
       }
       try store.deleteSyncItem(href: href, collection: collectionID)
     }
-  }
-
-  /// Writes `reminder` into the paired list, over the row with its UID when there is one.
-  @discardableResult
-  private func writeLocal(_ reminder: Reminder, current: StoredReminder?? = nil) throws -> Int64 {
-    let existing = try current ?? store.reminder(uid: reminder.id)
-    let parentRowID = try reminder.parentID.flatMap { try store.reminderRowID(uid: $0) }
-    if let existing {
-      try store.updateReminder(rowID: existing.rowID, reminder, listRowID: listRowID, parentRowID: parentRowID)
-      return existing.rowID
-    }
-    return try store.insertReminder(reminder, listRowID: listRowID, parentRowID: parentRowID)
   }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// (ETags from a listing, or what changed since the stored token), the store (a digest of each
 /// reminder) and the state both last agreed on (`sync_items`: ETag, local digest, base bytes).
 /// An item only one side changed is copied to the other; one both changed is merged field by
-/// field (`SyncMerge`); an item nobody changed is neither fetched nor written.
+/// field, three ways against the agreed version. What the remote brought is written by the
+/// import path (`StoreMerge`: the model boundary, the merge engine, the checks after writing);
+/// an item nobody changed is neither fetched nor written.
 ///
 /// Safety: the store records a remote write only after the remote confirmed it, and records
 /// what it took from the remote in the same transaction as the item's new state; every step is
@@ -96,7 +98,7 @@ public final class SyncEngine {
     for pass in passes { try pass.plan() }
     if !options.allowsMassDeletion { for pass in passes { try pass.refuseMassDeletion() } }
     if passes.contains(where: \.hasSomethingToRecord) {
-      try transaction { for pass in passes { try pass.recordWhatCameFromTheRemote() } }
+      try transaction { try record(passes) }
     }
     for pass in passes {
       var last = pass
@@ -107,13 +109,27 @@ public final class SyncEngine {
         let retry = makePass(pass.pair)
         try retry.plan()
         if !options.allowsMassDeletion { try retry.refuseMassDeletion() }
-        if retry.hasSomethingToRecord { try transaction { try retry.recordWhatCameFromTheRemote() } }
+        if retry.hasSomethingToRecord { try transaction { try record([retry]) } }
         metChange = try send(retry)
         last = retry
       }
       // A retry's listing saw the writes of the passes before it: only the last one's are new.
       try last.recordTokenPastOwnWrites()
     }
+  }
+
+  /// Records what the remote brought to `passes` in the caller's transaction: merged into the
+  /// store by one merge (parents that come in another item, or another collection, are found),
+  /// then each item's state.
+  private func record(_ passes: [CollectionSync]) throws {
+    var agreements: [String: MergeEngine.Agreement] = [:]
+    for pass in passes { agreements.merge(pass.agreements) { first, _ in first } }
+    let merge = try StoreMerge(
+      store: store, options: MergeEngine.Options(defaultList: ReminderList.recoveredName, agreements: agreements),
+      diagnostics: diagnostics, report: ImportReport(source: remote.configuration.name, format: "ics"))
+    for pass in passes { try pass.merge(into: merge) }
+    _ = try merge.check(merge.finish())
+    for pass in passes { try pass.recordStates() }
   }
 
   private func makePass(_ pair: Pair) -> CollectionSync {
@@ -151,11 +167,17 @@ public final class SyncEngine {
       if endpoint.discoveredHome != remote.discoveredHome {
         try store.setDiscoveredHome(endpoint.discoveredHome, remote: remote.rowID)
       }
-      return try pair(remoteCollections)
+      // Lists are written as an import writes them.
+      let merge = try StoreMerge(
+        store: store, options: MergeEngine.Options(defaultList: ReminderList.recoveredName), diagnostics: diagnostics,
+        report: ImportReport(source: remote.configuration.name, format: "ics"))
+      let pairs = try pair(remoteCollections, merge: merge)
+      _ = try merge.check(merge.finish())
+      return pairs
     }
   }
 
-  private func pair(_ listed: [RemoteCollection]) throws -> [Pair] {
+  private func pair(_ listed: [RemoteCollection], merge: StoreMerge) throws -> [Pair] {
     var remoteCollections = listed
     var pairs: [Pair] = []
     var pairedLists: Set<String> = []
@@ -169,7 +191,7 @@ public final class SyncEngine {
         try store.removeSyncCollection(rowID: state.rowID)
         continue
       }
-      let (carried, carriedList) = try carryListChanges(state, collection, list)
+      let (carried, carriedList) = try carryListChanges(state, collection, list, merge: merge)
       pairs.append(Pair(collection: carried, stateRowID: state.rowID, list: carriedList))
       pairedLists.insert(list.list.id)
       pairedHrefs.insert(collection.href)
@@ -194,8 +216,15 @@ public final class SyncEngine {
     }
     for collection in remoteCollections where !pairedHrefs.contains(collection.href) {
       let name = collection.displayName ?? VdirNames.decoded(collection.href)
-      let list = ReminderList(id: StableID.make(), name: name, color: collection.color)
-      guard let stored = try store.list(rowID: try store.insertList(list)) else {
+      guard try store.list(named: name) == nil else {
+        // Two collections of one name: the list of that name pairs with the first.
+        report.skipped.append(
+          SyncSkippedItem(
+            list: name, href: collection.href, reason: "another collection of this name is paired with the list"))
+        continue
+      }
+      let added = try merge.merge(ReminderList(id: StableID.make(), name: name, color: collection.color))
+      guard let stored = try store.list(uid: added.list.id) else {
         throw RemconvError.ioFailure("the list '\(name)' was not kept")
       }
       let rowID = try store.addSyncCollection(
@@ -213,7 +242,7 @@ public final class SyncEngine {
   /// did. The store keeps no agreed colour: a collection's colour, when it has one, is the
   /// list's; a collection without one takes the list's.
   private func carryListChanges(
-    _ state: SyncCollectionState, _ collection: RemoteCollection, _ stored: StoredList
+    _ state: SyncCollectionState, _ collection: RemoteCollection, _ stored: StoredList, merge: StoreMerge
   ) throws -> (RemoteCollection, StoredList) {
     var list = stored.list
     let remoteName = ListName.normalized(collection.displayName ?? VdirNames.decoded(collection.href))
@@ -251,8 +280,7 @@ public final class SyncEngine {
     }
     var carried = stored
     if list != stored.list {
-      try store.updateList(rowID: stored.rowID, list)
-      carried.list = list
+      carried.list = try merge.merge(list).list
       report.listsUpdated.append(list.name)
     }
     if namesAgree, collection.displayName != state.displayName, nameUp == nil || collection.displayName == nameUp {
@@ -263,15 +291,34 @@ public final class SyncEngine {
 
   // MARK: Digests
 
-  /// What identifies a reminder's content as the store holds it: every column and the
-  /// parent's UID (the list is the pairing's).
+  /// What identifies a reminder as the store holds it: its UID, its parent's UID and every
+  /// content column the field table declares (`Reminder.fields`); the list is the pairing's.
   static func digest(_ reminder: Reminder) -> [UInt8] {
+    hash([reminder.id, reminder.parentID] + ReminderColumns(reminder).contentColumns.map(\.value))
+  }
+
+  /// The digest of remconv 0.x before the start, recurrence and alarms were columns: a store
+  /// synced by it holds these in its item states until each item is next written.
+  private static func earlierDigest(_ reminder: Reminder) -> [UInt8] {
     let columns = ReminderColumns(reminder)
-    let fields: [String?] = [
+    return hash([
       reminder.id, reminder.parentID, columns.title, columns.notes, String(columns.isDone), columns.completedAt,
       String(columns.flagged), columns.due, columns.dueKind, columns.dueTimeZone, String(columns.priority),
       columns.tags, columns.url, columns.createdAt, columns.editedAt, columns.extra,
-    ]
+    ])
+  }
+
+  /// Whether `reminder` is as the two sides agreed on in a state an earlier remconv recorded:
+  /// its earlier digest matches, and the fields that digest left out are the agreed version's.
+  static func agreesUnderEarlierDigest(
+    _ reminder: Reminder, _ state: SyncItemState, base: () throws -> Reminder?
+  ) throws -> Bool {
+    guard earlierDigest(reminder) == state.localDigest, let agreed = try base() else { return false }
+    return reminder.startDate == agreed.startDate && reminder.recurrence == agreed.recurrence
+      && reminder.alarms == agreed.alarms
+  }
+
+  private static func hash(_ fields: [String?]) -> [UInt8] {
     var hasher = SHA256()
     for field in fields {
       // Each field with a marker of presence and its length, so no two rows hash alike.

@@ -56,3 +56,17 @@ func syncError<T>(_ body: () throws -> T) -> SyncError? {
     return error as? SyncError
   }
 }
+
+/// One `SyncEngine` run of the store's remote `name`, at a fixed time in UTC.
+func syncOnce(
+  _ store: Store, _ endpoint: any SyncEndpoint, remote name: String, diagnostics: DiagnosticLog = DiagnosticLog()
+) throws -> SyncReport {
+  guard let remote = try store.read({ try store.remote(named: name) }) else {
+    throw RemconvError.ioFailure("no remote \(name)")
+  }
+  var options = SyncEngine.Options()
+  options.now = Date(timeIntervalSince1970: 1_796_000_000)
+  options.timeZone = TimeZone(identifier: "UTC")!
+  return try SyncEngine(store: store, remote: remote, endpoint: endpoint, options: options, diagnostics: diagnostics)
+    .run()
+}

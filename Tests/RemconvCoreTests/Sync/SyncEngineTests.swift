@@ -12,14 +12,7 @@ import Testing
   }
 
   private func run(_ store: Store, _ endpoint: any SyncEndpoint) throws -> SyncReport {
-    let remote = try #require(try store.read { try store.remote(named: "v") })
-    var options = SyncEngine.Options()
-    options.now = Date(timeIntervalSince1970: 1_796_000_000)
-    options.timeZone = TimeZone(identifier: "UTC")!
-    return try SyncEngine(
-      store: store, remote: remote, endpoint: endpoint, options: options, diagnostics: DiagnosticLog()
-    )
-    .run()
+    try syncOnce(store, endpoint, remote: "v")
   }
 
   @Test func aWriteThatMeetsAChangedRemoteFetchesAndMergesInsteadOfOverwriting() throws {
@@ -100,7 +93,7 @@ import Testing
     remote.priority = .high
     remote.title = "Call Bob"
     remote.extra = ["ical": .object(["lines": .array([]), "status": .string("IN-PROCESS")])]
-    let outcome = SyncMerge.merge(base: base, local: local, remote: remote)
+    let outcome = FieldMerge.reminder(remote, basis: .agreed(base, storeChanged: true), stored: local)
     #expect(outcome.conflicts == ["title"])
     #expect(outcome.merged.title == "Call Bob")
     #expect(outcome.merged.notes == "about the lease" && outcome.merged.priority == .high)
@@ -109,7 +102,7 @@ import Testing
         == .object(["lines": .array([.string("X-A:1")]), "status": .string("IN-PROCESS")]))
     // Without a base every difference is a conflict (the remote's value kept).
     #expect(
-      SyncMerge.merge(base: nil, local: local, remote: remote).conflicts == [
+      FieldMerge.reminder(remote, basis: .agreed(nil, storeChanged: true), stored: local).conflicts == [
         "title", "notes", "priority", "extra.ical.lines", "extra.ical.status",
       ])
   }

@@ -8,9 +8,12 @@ import RemconvCore
 ///
 /// A reminder's dates are what iCalendar can state (RFC 5545, 3.8.2.3 and 3.3.10): its start,
 /// due date and a rule's UNTIL are all days, all floating times, or all instants (UTC or zoned),
-/// one of the three per reminder; servers refuse an item that mixes them.
+/// one of the three per reminder (servers refuse an item that mixes them), and the start comes
+/// before the due date.
 public enum PropertyValues {
-  static let zones = ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "UTC"]
+  /// Not "UTC": Radicale stores `TZID=UTC` as a UTC time and answers with the ETag of what it
+  /// stored, so the next change there reads as a change of the date too (issue 44).
+  static let zones = ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham"]
   static let titles = [
     "Call Anna, re: lease; \"urgent\"", "Back\\slash and: colon", "Café crème (NFC)", "Cafe\u{301} cre\u{300}me (NFD)",
     "日本語のタスク", "שלום עולם", "Emoji 🧪🏳️‍🌈 tasks", "Tab\there", "  leading and trailing  ",
@@ -77,8 +80,19 @@ public enum PropertyValues {
     case "isDone": reminder.isDone.toggle()
     case "completedAt": reminder.completedAt = timestamp(&random)
     case "flagged": reminder.flagged.toggle()
-    case "dueDate": reminder.dueDate = dueDate(dateForm(of: reminder, &random), &random)
-    case "startDate": reminder.startDate = dueDate(dateForm(of: reminder, &random), &random)
+    // A start comes before the due date, as RFC 5545 and every app want it.
+    case "dueDate":
+      if let start = reminder.startDate {
+        reminder.dueDate = shifted(start, days: Int.random(in: 1...60, using: &random))
+      } else {
+        reminder.dueDate = dueDate(dateForm(of: reminder, &random), &random)
+      }
+    case "startDate":
+      if let due = reminder.dueDate {
+        reminder.startDate = shifted(due, days: -Int.random(in: 1...60, using: &random))
+      } else {
+        reminder.startDate = dueDate(dateForm(of: reminder, &random), &random)
+      }
     case "recurrence":
       let form = dateForm(of: reminder, &random)
       let first = reminder.startDate ?? reminder.dueDate ?? dueDate(form, &random)
@@ -105,6 +119,20 @@ public enum PropertyValues {
       ]
     default: break
     }
+  }
+
+  /// A remconv JSON document of these lists and their reminders (parents before subtasks).
+  public static func document(_ lists: [(ReminderList, [Reminder])]) -> String {
+    func object(_ members: [(String, String)]) -> String {
+      "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+    let listTexts = lists.map { list, reminders in
+      object(
+        ReminderJSON.listMembers(list) + [
+          ("reminders", "[" + reminders.map { object(ReminderJSON.reminderMembers($0)) }.joined(separator: ",") + "]")
+        ])
+    }
+    return #"{"format":"remconv","version":1,"lists":["# + listTexts.joined(separator: ",") + "]}"
   }
 
   /// `extra` as the user's data: the iCalendar reader's empty objects aside.

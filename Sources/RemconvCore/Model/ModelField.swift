@@ -55,11 +55,11 @@ public struct ModelField<Item>: Sendable {
   }
 
   init(
-    _ name: String, object path: any WritableKeyPath<Item, [String: JSONValue]> & Sendable, columns: [String],
-    nestedKeys: Set<String>
+    _ name: String, object path: any WritableKeyPath<Item, [String: JSONValue]> & Sendable, json: [String]? = nil,
+    columns: [String], nestedKeys: Set<String>
   ) {
     self.name = name
-    jsonKeys = [name]
+    jsonKeys = json ?? [name]
     self.columns = columns
     merging = .perKey(nestedKeys: nestedKeys)
     readByViews = false
@@ -109,6 +109,6 @@ extension ReminderList {
     ModelField("list.symbol", \.symbol, json: ["symbol"], columns: ["symbol"]),
     ModelField("list.color", \.color, json: ["color"], columns: ["color"]),
     ModelField("list.createdAt", \.createdAt, json: ["createdAt"], columns: ["created_at"], bothChanged: .incoming),
-    ModelField("list.extra", object: \.extra, columns: ["extra"], nestedKeys: []),
+    ModelField("list.extra", object: \.extra, json: ["extra"], columns: ["extra"], nestedKeys: []),
   ]
 }

@@ -51,12 +51,10 @@ public struct FormatCarriage: Sendable {
 
   public func keeps(_ field: String) -> Keeping { fields[field] ?? .kept }
 
-  /// The fields of the table, in its order: a reminder's, then a list's.
-  public static let fields = [
-    "title", "notes", "isDone", "completedAt", "flagged", "dueDate", "startDate", "recurrence", "alarms", "priority",
-    "tags", "url", "createdAt", "editedAt", "parent", "extra", "list.name", "list.symbol", "list.color",
-    "list.createdAt", "list.extra",
-  ]
+  /// The fields of the table: a reminder's as the model declares them (`Reminder.fields`), its
+  /// parent, then a list's.
+  public static let fields =
+    Reminder.fields.map(\.name) + Reminder.placementFields + ReminderList.fields.map(\.name)
 
   public static func of(_ format: String) -> FormatCarriage? { table.first { $0.format == format } }
 

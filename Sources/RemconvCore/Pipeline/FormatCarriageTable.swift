@@ -28,11 +28,11 @@ extension FormatCarriage {
     // years (or weekly on named days, in Markdown) is reported and not written.
     FormatCarriage(
       "todotxt", identity: .derived, extraKey: "todotxt",
-      changed: ["completedAt", "url", "createdAt", "startDate", "recurrence"],
+      changed: ["completedAt", "url", "createdAt", "startDate", "recurrence", "tags"],
       lost: ["notes", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra"]),
     FormatCarriage(
       "markdown", identity: .derived, extraKey: "markdown",
-      changed: ["notes", "completedAt", "dueDate", "createdAt", "startDate", "recurrence"],
+      changed: ["title", "notes", "completedAt", "dueDate", "createdAt", "startDate", "recurrence", "tags"],
       lost: [
         "flagged", "url", "editedAt", "alarms", "extra", "list.symbol", "list.color", "list.createdAt", "list.extra",
       ]),

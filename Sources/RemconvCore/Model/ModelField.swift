@@ -31,9 +31,6 @@ public struct ModelField<Item>: Sendable {
   /// The columns of `reminders` (or `lists`) that hold it.
   public let columns: [String]
   public let merging: Merging
-  /// Whether the smart views, counts or search read it (then a change of it may move a reminder
-  /// between views).
-  public let readByViews: Bool
   let isSame: @Sendable (Item, Item) -> Bool
   /// Copies the field's value from the first item into the second.
   let copy: @Sendable (Item, inout Item) -> Void
@@ -42,13 +39,12 @@ public struct ModelField<Item>: Sendable {
 
   init<Value: Equatable & Sendable>(
     _ name: String, _ path: any WritableKeyPath<Item, Value> & Sendable, json: [String]? = nil, columns: [String],
-    bothChanged: OnBothChanged = .conflict, views: Bool = false
+    bothChanged: OnBothChanged = .conflict
   ) {
     self.name = name
     jsonKeys = json ?? [name]
     self.columns = columns
     merging = .whole(bothChanged)
-    readByViews = views
     isSame = { $0[keyPath: path] == $1[keyPath: path] }
     copy = { $1[keyPath: path] = $0[keyPath: path] }
     object = nil
@@ -62,7 +58,6 @@ public struct ModelField<Item>: Sendable {
     jsonKeys = json ?? [name]
     self.columns = columns
     merging = .perKey(nestedKeys: nestedKeys)
-    readByViews = false
     isSame = { $0[keyPath: path] == $1[keyPath: path] }
     copy = { $1[keyPath: path] = $0[keyPath: path] }
     object = path
@@ -73,13 +68,13 @@ extension Reminder {
   /// Every field of a reminder's content, in the order of the JSON contract. A reminder's UID,
   /// list and parent are not content: they say where it is, and the merge engine places it.
   public static let fields: [ModelField<Reminder>] = [
-    ModelField("title", \.title, columns: ["title"], views: true),
-    ModelField("notes", \.notes, columns: ["notes"], views: true),
-    ModelField("isDone", \.isDone, columns: ["is_done"], views: true),
+    ModelField("title", \.title, columns: ["title"]),
+    ModelField("notes", \.notes, columns: ["notes"]),
+    ModelField("isDone", \.isDone, columns: ["is_done"]),
     ModelField("completedAt", \.completedAt, columns: ["completed_at"], bothChanged: .incoming),
-    ModelField("flagged", \.flagged, columns: ["flagged"], views: true),
+    ModelField("flagged", \.flagged, columns: ["flagged"]),
     ModelField(
-      "dueDate", \.dueDate, json: ["dueDate", "dueTimeZone"], columns: ["due", "due_kind", "due_tz"], views: true),
+      "dueDate", \.dueDate, json: ["dueDate", "dueTimeZone"], columns: ["due", "due_kind", "due_tz"]),
     ModelField(
       "startDate", \.startDate, json: ["startDate", "startTimeZone"], columns: ["start", "start_kind", "start_tz"]),
     ModelField("recurrence", \.recurrence, columns: ["recurrence"]),
@@ -105,7 +100,7 @@ extension Reminder {
 extension ReminderList {
   /// Every field of a list, in the order of the JSON contract. Its UID is its identity.
   public static let fields: [ModelField<ReminderList>] = [
-    ModelField("list.name", \.name, json: ["name"], columns: ["name"], views: true),
+    ModelField("list.name", \.name, json: ["name"], columns: ["name"]),
     ModelField("list.symbol", \.symbol, json: ["symbol"], columns: ["symbol"]),
     ModelField("list.color", \.color, json: ["color"], columns: ["color"]),
     ModelField("list.createdAt", \.createdAt, json: ["createdAt"], columns: ["created_at"], bothChanged: .incoming),

@@ -299,7 +299,7 @@ public final class SyncEngine {
 
   /// The digest of remconv 0.x before the start, recurrence and alarms were columns: a store
   /// synced by it holds these in its item states until each item is next written.
-  private static func earlierDigest(_ reminder: Reminder) -> [UInt8] {
+  static func earlierDigest(_ reminder: Reminder) -> [UInt8] {
     let columns = ReminderColumns(reminder)
     return hash([
       reminder.id, reminder.parentID, columns.title, columns.notes, String(columns.isDone), columns.completedAt,

@@ -82,6 +82,49 @@ import Testing
     #expect(try run(store, try VdirEndpoint(root: root)).transferredNothing)
   }
 
+  /// A state an earlier remconv recorded holds the digest without the start, repeat rule and
+  /// alarms: an unchanged reminder is still unchanged, one whose repeat rule changed since (an
+  /// import before the upgrade) goes up.
+  @Test func aStateRecordedWithTheEarlierDigestIsReadAsThatVersionMeantIt() throws {
+    let directory = TemporaryDirectory()
+    let root = directory.file("vdir")
+    directory.write("vdir/Work/displayname", "Work")
+    directory.write(
+      "vdir/Work/a.ics", Self.item(uid: "a@x", summary: "Standup", ["DTSTART:20261207T090000", "RRULE:FREQ=WEEKLY"]))
+    directory.write("vdir/Work/b.ics", Self.item(uid: "b@x", summary: "Review"))
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
+    _ = try run(store, try VdirEndpoint(root: root))
+    let collection = try #require(try store.syncCollections(remote: 1).first)
+    func recordEarlierDigest(of uid: String) throws {
+      let stored = try #require(try store.reminder(uid: uid)).reminder
+      try store.write {
+        try store.setSyncItemLocalDigest(SyncEngine.earlierDigest(stored), uid: uid, collection: collection.rowID)
+      }
+    }
+    try recordEarlierDigest(of: "a@x")
+    try recordEarlierDigest(of: "b@x")
+    #expect(try run(store, try VdirEndpoint(root: root)).transferredNothing)
+    let states = try store.syncItems(collection: collection.rowID)
+    for state in states {
+      let stored = try #require(try store.reminder(uid: state.uid)).reminder
+      #expect(state.localDigest == SyncEngine.digest(stored), "\(state.uid) keeps the earlier digest")
+    }
+
+    // The repeat rule changed in the store under the earlier digest: the earlier remconv could not see it.
+    let stored = try #require(try store.reminder(uid: "a@x"))
+    var changed = stored.reminder
+    changed.recurrence = Recurrence(rule: "FREQ=MONTHLY")
+    try store.write {
+      try store.updateReminder(rowID: stored.rowID, changed, listRowID: stored.listRowID, parentRowID: nil)
+    }
+    try recordEarlierDigest(of: "a@x")
+    let report = try run(store, try VdirEndpoint(root: root))
+    #expect(report.uploaded == 1 && report.conflicts.isEmpty, "\(report)")
+    #expect(directory.read("vdir/Work/a.ics").contains("RRULE:FREQ=MONTHLY"))
+  }
+
   @Test func fieldsChangedOnOneSideMergeAndTheSameFieldChangedOnBothIsAConflict() {
     let base = Reminder(
       id: "u", listID: "l", title: "Call", notes: "", priority: .none, extra: ["ical": .object(["lines": .array([])])])

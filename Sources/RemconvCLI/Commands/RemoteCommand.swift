@@ -64,6 +64,12 @@ struct RemoteCommand: Command {
       let command = arguments.value("password-command")
       if environment != nil, command != nil { throw .conflictingOptions("--password-env", "--password-command") }
       let kind = RemoteKind(url: url)
+      // The message does not repeat the URL: it holds the password.
+      if kind.holdsCredentials {
+        throw .invalid(
+          "The URL holds a user name or password: remconv never stores a password. Give the user with --user "
+            + "and the password with --password-env VAR or --password-command CMD")
+      }
       var location = url
       if case .vdir(let path) = kind, !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") {
         location = FileManager.default.currentDirectoryPath + "/" + path
@@ -90,7 +96,7 @@ struct RemoteCommand: Command {
       let store = try context.openStore()
       defer { store.close() }
       try store.write { try store.addRemote(remote) }
-      context.tell("added the remote \(JSONText.quoted(remote.name)) (\(remote.url))")
+      context.tell("added the remote \(JSONText.quoted(remote.name)) (\(remote.shownURL))")
     case .list(let json):
       let store = try context.openStore(create: false)
       defer { store.close() }
@@ -103,7 +109,7 @@ struct RemoteCommand: Command {
         for remote in remotes.map(\.configuration) {
           table.add([
             TextTable.Cell(TerminalText.printable(remote.name)), TextTable.Cell(Self.kindName(remote.kind)),
-            TextTable.Cell(TerminalText.printable(remote.url)),
+            TextTable.Cell(TerminalText.printable(remote.shownURL)),
             TextTable.Cell(remote.password.map { TerminalText.printable("\($0.kind) \($0.reference)") } ?? "-"),
           ])
         }
@@ -133,7 +139,7 @@ struct RemoteCommand: Command {
   /// A remote as `remote list --json` prints it: where the password comes from, never a password.
   static func json(_ remote: RemoteConfiguration) -> JSONValue {
     var members: [String: JSONValue] = [
-      "name": .string(remote.name), "url": .string(remote.url), "kind": .string(kindName(remote.kind)),
+      "name": .string(remote.name), "url": .string(remote.shownURL), "kind": .string(kindName(remote.kind)),
     ]
     if let user = remote.user { members["user"] = .string(user) }
     if let password = remote.password {

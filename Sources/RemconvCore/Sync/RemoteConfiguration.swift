@@ -40,6 +40,24 @@ public enum RemoteKind: Sendable, Equatable {
   }
 }
 
+extension RemoteKind {
+  /// Whether a CalDAV URL holds a user name or a password (`https://ana:secret@host/`): a
+  /// password there would be stored and printed, so such a URL is never taken.
+  public var holdsCredentials: Bool {
+    guard case .caldav(let url) = self else { return false }
+    return url.user != nil || url.password != nil
+  }
+}
+
+extension RemoteConfiguration {
+  /// The URL as it may be shown: a password an earlier remconv kept in it replaced by `***`.
+  public var shownURL: String {
+    guard kind.holdsCredentials, var components = URLComponents(string: url) else { return url }
+    if components.password != nil { components.password = "***" }
+    return components.string ?? url
+  }
+}
+
 /// Where the password of a remote comes from at each sync. The password itself is never
 /// stored, printed, logged, or passed on a command line.
 public enum PasswordSource: Sendable, Equatable {

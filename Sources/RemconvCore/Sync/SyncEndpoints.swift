@@ -11,9 +11,15 @@ public enum SyncEndpoints {
     for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil, storedTokens: [String?] = []
   ) throws(SyncError) -> any SyncEndpoint {
     switch remote.kind {
-    case .vdir(let path): try VdirEndpoint(root: path)
+    case .vdir(let path): return try VdirEndpoint(root: path)
     case .caldav(let url):
-      try CalDAVEndpoint(
+      // A remote an earlier remconv added with its password in the URL.
+      guard !remote.kind.holdsCredentials else {
+        throw .authenticationRefused(
+          "the remote's URL holds a user name or password, which are never used from a URL: "
+            + "add the remote again with its user and where its password comes from")
+      }
+      return try CalDAVEndpoint(
         url: url, user: remote.user, password: password, knownHome: discoveredHome.flatMap { URL(string: $0) },
         storedTokens: storedTokens)
     }

@@ -528,6 +528,41 @@ import Testing
     }
   }
 
+  /// Twenty lists of five emptied on either side: no list alone passes the guard, the remote
+  /// as a whole does (issue 41, finding 2).
+  @Test func deletionsAreCountedAcrossEveryListOfTheRemoteToo() throws {
+    for direction in ["store", "remote"] {
+      let setup = Setup()
+      var ids: [String] = []
+      for list in 1...20 {
+        for index in 1...5 { ids.append(setup.add("Chore \(list).\(index)", list: "List-\(list)")) }
+      }
+      _ = try setup.sync()
+      if direction == "store" {
+        for id in ids { #expect(setup.bench.run(["delete", id]).status == .ok) }
+      } else {
+        for list in 1...20 {
+          for name in setup.remoteItems("List-\(list)") {
+            try FileManager.default.removeItem(atPath: setup.vdir + "/List-\(list)/" + name)
+          }
+        }
+      }
+      let before = try setup.fingerprint()
+      for arguments in [["sync", "v"], ["sync", "v", "--dry-run"]] {
+        let refused = setup.bench.run(arguments)
+        #expect(refused.status == .dataError, "\(direction): \(refused.errors)")
+        #expect(refused.errors.contains("would delete 100 of the 100 items"), "\(refused.errors)")
+        #expect(
+          refused.errors.contains("in 20 lists (") && refused.errors.contains("'List-20' 5"), "\(refused.errors)")
+      }
+      #expect(try setup.fingerprint() == before, "\(direction): nothing changes on either side")
+      let report = try setup.sync(["--allow-mass-delete"])
+      #expect(
+        Self.counts(report)
+          == (direction == "store" ? Self.expected(deletedRemote: 100) : Self.expected(deletedLocal: 100)))
+    }
+  }
+
   @Test func aHandfulOfDeletionsIsNoMassDeletion() throws {
     let setup = Setup()
     var ids: [String] = []

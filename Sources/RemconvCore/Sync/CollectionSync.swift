@@ -37,10 +37,12 @@ final class CollectionSync {
   /// replaced by an empty one look like that.
   static let massDeletionFloor = 5
 
-  private var pairedItemCount = 0
+  /// The items the list and its collection shared at the last sync.
+  private(set) var pairedItemCount = 0
   /// Whether the remote confirmed a write of this pass (which moved the collection's token).
   private var wroteToRemote = false
-  private var remoteDeletionCount = 0
+  /// Items this pass deletes on the remote (deleted in the store).
+  private(set) var remoteDeletionCount = 0
   private var storedToken: String?
   private var newToken: String?
   private var downloads: [Download] = []
@@ -335,6 +337,11 @@ final class CollectionSync {
     let agreed = ["createdAt": base.createdAt, "editedAt": base.editedAt, "completedAt": base.completedAt]
     return instants.contains { agreed[$0.name] != .some($0.written) }
   }
+
+  /// Reminders this pass deletes in the store (gone from the remote).
+  var localDeletionCount: Int { localDeletions.count }
+
+  var listName: String { list.name }
 
   /// Throws when the plan deletes more than half of the items of one side (and more than a
   /// handful), before anything of it is written on either side.

@@ -96,7 +96,7 @@ public final class SyncEngine {
   private func syncAll() throws {
     let passes = try pairCollections().map(makePass)
     for pass in passes { try pass.plan() }
-    if !options.allowsMassDeletion { for pass in passes { try pass.refuseMassDeletion() } }
+    if !options.allowsMassDeletion { try refuseMassDeletion(passes) }
     if passes.contains(where: \.hasSomethingToRecord) {
       try transaction { try record(passes) }
     }
@@ -108,13 +108,34 @@ public final class SyncEngine {
         again += 1
         let retry = makePass(pass.pair)
         try retry.plan()
-        if !options.allowsMassDeletion { try retry.refuseMassDeletion() }
+        if !options.allowsMassDeletion { try refuseMassDeletion([retry]) }
         if retry.hasSomethingToRecord { try transaction { try record([retry]) } }
         metChange = try send(retry)
         last = retry
       }
       // A retry's listing saw the writes of the passes before it: only the last one's are new.
       try last.recordTokenPastOwnWrites()
+    }
+  }
+
+  /// Throws when the plan deletes more than half of one side's items (and more than a handful)
+  /// of one list, or of the whole remote: twenty lists of five emptied are a hundred deletions.
+  /// Nothing is written on either side before.
+  private func refuseMassDeletion(_ passes: [CollectionSync]) throws(SyncError) {
+    for pass in passes { try pass.refuseMassDeletion() }
+    let paired = passes.reduce(0) { $0 + $1.pairedItemCount }
+    let sides: [(count: (CollectionSync) -> Int, what: String)] = [
+      (\.remoteDeletionCount, "on the remote (deleted in the store)"),
+      (\.localDeletionCount, "in the store (gone from the remote)"),
+    ]
+    for side in sides {
+      let total = passes.reduce(0) { $0 + side.count($1) }
+      guard total > CollectionSync.massDeletionFloor, total * 2 > paired else { continue }
+      let lists = passes.filter { side.count($0) > 0 }.map { "'\($0.listName)' \(side.count($0))" }
+      throw .massDeletionRefused(
+        "the sync would delete \(total) of the \(paired) items the store and the remote shared, \(side.what), "
+          + "in \(lists.count) list\(lists.count == 1 ? "" : "s") (\(lists.joined(separator: ", "))); nothing was "
+          + "changed. If that is what you want, run it again with --allow-mass-delete")
     }
   }
 
@@ -318,17 +339,23 @@ public final class SyncEngine {
       && reminder.alarms == agreed.alarms
   }
 
+  /// Each field with a marker of presence and its length (8 bytes, little-endian), so no two
+  /// rows hash alike; hashed as one message.
   private static func hash(_ fields: [String?]) -> [UInt8] {
-    var hasher = SHA256()
+    var message: [UInt8] = []
+    message.reserveCapacity(512)
     for field in fields {
-      // Each field with a marker of presence and its length, so no two rows hash alike.
       guard let field else {
-        hasher.update([0])
+        message.append(0)
         continue
       }
-      let bytes = Array(field.utf8)
-      hasher.update([1] + withUnsafeBytes(of: UInt64(bytes.count).littleEndian, Array.init) + bytes)
+      message.append(1)
+      let length = UInt64(field.utf8.count)
+      for shift in stride(from: 0, to: 64, by: 8) { message.append(UInt8(truncatingIfNeeded: length >> shift)) }
+      message.append(contentsOf: field.utf8)
     }
+    var hasher = SHA256()
+    hasher.update(message)
     return Array(hasher.finalize().prefix(16))
   }
 

@@ -15,6 +15,29 @@ public enum RemconvBinary {
 
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
+  /// A copy of the binary that another user can run wherever the clone sits (a 0700 home, a
+  /// `mktemp -d` folder): in the temporary folder, made once per build of it, the copies of
+  /// earlier builds removed.
+  public static let pathForOtherUsers: String = {
+    let temporary = FileManager.default.temporaryDirectory.path
+    let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
+    let stamp = Int(modified?.timeIntervalSince1970 ?? 0)
+    let folder = temporary + "/remconv-binary-\(getuid())-\(stamp)"
+    let copy = folder + "/remconv"
+    if !FileManager.default.isExecutableFile(atPath: copy) {
+      for old in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+      where old.hasPrefix("remconv-binary-\(getuid())-") {
+        try? FileManager.default.removeItem(atPath: temporary + "/" + old)
+      }
+      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try? FileManager.default.copyItem(atPath: path, toPath: copy + ".part")
+      chmod(copy + ".part", 0o755)
+      chmod(folder, 0o755)
+      rename(copy + ".part", copy)
+    }
+    return copy
+  }()
+
   /// The fuzz harness's input replayer, beside the binary the tests run.
   public static let fuzzReplayer = BuiltProduct.locate("remconv-fuzz")
 
@@ -157,7 +180,8 @@ public final class RemconvProcess {
     guard FileManager.default.createFile(atPath: outputPath, contents: nil),
       FileManager.default.createFile(atPath: errorPath, contents: nil)
     else { throw CocoaError(.fileWriteUnknown) }
-    var command = [RemconvBinary.path] + arguments
+    // Another user may not enter the folder the clone sits in.
+    var command = [user == nil ? RemconvBinary.path : RemconvBinary.pathForOtherUsers] + arguments
     if let preamble { command = ["/bin/sh", "-c", preamble + "; exec \"$0\" \"$@\""] + command }
     if let user { command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command }
     process.executableURL = URL(fileURLWithPath: command[0])

@@ -295,10 +295,12 @@ import Testing
     #expect(validated.status == 0 || validated.status == 1, "\(validated.errors)")
     #expect(validated.output.contains("next friday"), "the copy is validated: \(validated.output)")
 
-    // Commands that write are refused before anything, and leave no backup either.
-    for arguments in [
-      ["import", Repository.path("Samples/json/reminders.json")], ["validate", "--fix"], ["migrate", "up"],
-    ] {
+    // Commands that write are refused before anything, and leave no backup either. The input is
+    // a copy the other user can read wherever the clone sits.
+    let input = directory.file("reminders.json")
+    try FileManager.default.copyItem(atPath: Repository.path("Samples/json/reminders.json"), toPath: input)
+    chmod(input, 0o644)
+    for arguments in [["import", input], ["validate", "--fix"], ["migrate", "up"]] {
       let result = try run(arguments)
       #expect(result.status == 74, "\(arguments): \(result.errors)")
       #expect(

@@ -116,40 +116,27 @@ final class DeclaredProjection: SourceProjection {
   init(_ carriage: FormatCarriage) { self.carriage = carriage }
 
   func reminder(_ stored: Reminder, in list: ReminderList) throws -> Reminder? {
-    let empty = Reminder(id: stored.id, listID: stored.listID, title: stored.title)
-    var projected = stored
-    lose(\.notes, "notes", of: &projected, as: empty)
-    lose(\.isDone, "isDone", of: &projected, as: empty)
-    lose(\.completedAt, "completedAt", of: &projected, as: empty)
-    lose(\.flagged, "flagged", of: &projected, as: empty)
-    lose(\.dueDate, "dueDate", of: &projected, as: empty)
-    lose(\.startDate, "startDate", of: &projected, as: empty)
-    lose(\.recurrence, "recurrence", of: &projected, as: empty)
-    lose(\.alarms, "alarms", of: &projected, as: empty)
-    lose(\.priority, "priority", of: &projected, as: empty)
-    lose(\.tags, "tags", of: &projected, as: empty)
-    lose(\.url, "url", of: &projected, as: empty)
-    lose(\.createdAt, "createdAt", of: &projected, as: empty)
-    lose(\.editedAt, "editedAt", of: &projected, as: empty)
-    if carriage.keeps("extra") == .lost { projected.extra = ownExtra(stored.extra) }
+    let projected = lose(
+      stored, Reminder.fields, as: Reminder(id: stored.id, listID: stored.listID, title: stored.title))
     return carriage.carried?(projected) ?? projected
   }
 
   func list(_ stored: ReminderList) throws -> ReminderList? {
-    let empty = ReminderList(id: stored.id, name: stored.name)
-    var projected = stored
-    lose(\.symbol, "list.symbol", of: &projected, as: empty)
-    lose(\.color, "list.color", of: &projected, as: empty)
-    lose(\.createdAt, "list.createdAt", of: &projected, as: empty)
-    if carriage.keeps("list.extra") == .lost { projected.extra = ownExtra(stored.extra) }
-    return projected
+    lose(stored, ReminderList.fields, as: ReminderList(id: stored.id, name: stored.name))
   }
 
-  /// A field the format does not carry reads back as it is in an item that says nothing.
-  private func lose<Item, Value>(
-    _ path: WritableKeyPath<Item, Value>, _ field: String, of item: inout Item, as empty: Item
-  ) {
-    if carriage.keeps(field) == .lost { item[keyPath: path] = empty[keyPath: path] }
+  /// Each declared field the format does not carry reads back as it is in an item that says
+  /// nothing; of a lost `extra`, the format's own key stays.
+  private func lose<Item>(_ stored: Item, _ fields: [ModelField<Item>], as empty: Item) -> Item {
+    var projected = stored
+    for field in fields where carriage.keeps(field.name) == .lost {
+      if let object = field.object {
+        projected[keyPath: object] = ownExtra(stored[keyPath: object])
+      } else {
+        field.copy(empty, &projected)
+      }
+    }
+    return projected
   }
 
   private func ownExtra(_ extra: [String: JSONValue]) -> [String: JSONValue] {

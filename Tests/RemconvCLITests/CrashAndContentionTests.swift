@@ -304,6 +304,34 @@ struct CrashAndContentionTests {
 
   // MARK: Stores that cannot be written
 
+  /// A sync of a store it cannot write stops before it writes anything on the remote: no
+  /// collection is created for the store's lists (issue 41, finding 7).
+  @Test(arguments: [false, true])
+  func aSyncOfAReadOnlyStoreWritesNothingOnTheRemote(folderReadOnly: Bool) throws {
+    let directory = TemporaryDirectory()
+    let folder = directory.file("store")
+    let vdir = directory.file("vdir")
+    for made in [folder, vdir] {
+      try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+    }
+    let path = folder + "/store.sqlite"
+    try Self.makeSeededStore(at: path, in: directory)
+    let added = try RemconvProcess.run(
+      ["remote", "add", "v", vdir, "--store", path], environment: Self.environment(directory), scratch: directory.path)
+    #expect(added.status == 0, "\(added.errors)")
+    let bytes = FileManager.default.contents(atPath: path)
+    let user = makeStoreReadOnly(path, in: folder)
+    if let user { chown(vdir, user, user) }
+    if folderReadOnly { chmod(folder, 0o500) }
+    defer { chmod(folder, 0o700) }
+    let result = try RemconvProcess.run(
+      ["sync", "v", "--store", path], environment: Self.environment(directory), scratch: directory.path, user: user)
+    #expect(result.status == 74, "\(result.errors)")
+    #expect(result.errors.contains("\(path): the store is read-only"), "\(result.errors)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).isEmpty, "a collection was created")
+    #expect(FileManager.default.contents(atPath: path) == bytes)
+  }
+
   /// A store whose file (and, second, whose folder too) cannot be written by the user running
   /// remconv: as root the child runs as `nobody`, who owns the store, since root writes anyway.
   @Test(arguments: [false, true])

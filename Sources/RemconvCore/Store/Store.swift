@@ -213,6 +213,8 @@ public final class Store {
       throw .upgradeRefused("\(path): the store needs an upgrade before it can be written (remconv migrate up)")
     }
     if options.readOnly { throw .ioFailure("\(path): the store was opened read-only") }
+    // SQLite opens a file it may not write read-only, and says so only at the first write.
+    if database.isReadOnly { throw .ioFailure("\(path): the store is read-only") }
     if upgradedCopyFolder != nil {
       throw .ioFailure("\(path): the store is read-only (it is read through an upgraded copy)")
     }

@@ -67,6 +67,8 @@ public final class SyncEngine {
   }
 
   public func run() throws -> SyncReport {
+    // A store that cannot be written is found before anything is written on the remote.
+    if !options.dryRun { try store.write {} }
     if options.dryRun {
       try store.write(commit: false) { try syncAll() }
     } else {

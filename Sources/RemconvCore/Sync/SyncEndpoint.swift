@@ -41,10 +41,16 @@ public protocol SyncEndpoint: AnyObject {
   /// Where `collections()` found the collections (a CalDAV calendar home's URL), for the store
   /// to keep and the next sync's endpoint to start from; nil when finding them costs nothing.
   var discoveredHome: String? { get }
+
+  /// Removes what a sync stopped by a signal left in a collection (a vdir's staged files);
+  /// a sync that writes calls it before its writes, a dry run never.
+  func removeLeftovers(in collection: RemoteCollection) throws(SyncError)
 }
 
 extension SyncEndpoint {
   public var discoveredHome: String? { nil }
+
+  public func removeLeftovers(in collection: RemoteCollection) throws(SyncError) {}
 }
 
 /// A collection of a remote: a vdir subfolder or a CalDAV calendar.

@@ -103,6 +103,7 @@ public final class SyncEngine {
       try transaction { try record(passes) }
     }
     for pass in passes {
+      if !options.dryRun { try endpoint.removeLeftovers(in: pass.pair.collection) }
       var last = pass
       var metChange = try send(pass)
       var again = 0

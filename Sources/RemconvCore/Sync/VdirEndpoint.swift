@@ -184,9 +184,23 @@ public final class VdirEndpoint: SyncEndpoint {
     return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);\(status.st_size);\(status.st_ino)"
   }
 
+  static let stagePrefix = ".remconv-sync-"
+
+  /// Staged files of syncs whose process is gone (stopped by TERM, INT or KILL between staging
+  /// and renaming): a process still running, another sync's, keeps its own.
+  public func removeLeftovers(in collection: RemoteCollection) throws(SyncError) {
+    let folder = try folder(of: collection)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(Self.stagePrefix) && name.hasSuffix(".tmp") {
+      let process = name.dropFirst(Self.stagePrefix.count).prefix { $0 != "-" }
+      guard let pid = Int32(process), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+      unlink(folder + "/" + name)
+    }
+  }
+
   /// Writes `body` to a new hidden file in `folder`, flushed to disk, and returns its path.
   private func stage(_ body: [UInt8], in folder: String) throws(SyncError) -> String {
-    let path = folder + "/.remconv-sync-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let path = folder + "/" + Self.stagePrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     try writeFile(path, body)
     return path
   }

@@ -125,6 +125,39 @@ import Testing
     #expect(directory.read("vdir/Work/a.ics").contains("RRULE:FREQ=MONTHLY"))
   }
 
+  /// A sync stopped between staging an item and renaming it leaves the staged file; the next
+  /// sync removes it, and leaves a running process's own (issue 41, finding 13). A dry run
+  /// removes nothing.
+  @Test func stagedFilesOfAStoppedSyncAreRemovedByTheNext() throws {
+    let directory = TemporaryDirectory()
+    let root = directory.file("vdir")
+    directory.write("vdir/Work/displayname", "Work")
+    directory.write("vdir/Work/a.ics", Self.item(uid: "a@x", summary: "Draft"))
+    // A process id that is surely gone: a child that has ended.
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let gone = ".remconv-sync-\(ended.processIdentifier)-1.tmp"
+    let running = ".remconv-sync-\(getpid())-2.tmp"
+    directory.write("vdir/Work/" + gone, "half an item")
+    directory.write("vdir/Work/" + running, "another sync's item")
+    let store = try Store(path: directory.file("store.sqlite"))
+    defer { store.close() }
+    try store.write { try store.addRemote(RemoteConfiguration(name: "v", url: root, user: nil, password: nil)) }
+    let remote = try #require(try store.read { try store.remote(named: "v") })
+    var options = SyncEngine.Options()
+    options.dryRun = true
+    _ = try SyncEngine(
+      store: store, remote: remote, endpoint: try VdirEndpoint(root: root), options: options,
+      diagnostics: DiagnosticLog()
+    ).run()
+    #expect(FileManager.default.fileExists(atPath: root + "/Work/" + gone), "a dry run removed a file")
+    _ = try run(store, try VdirEndpoint(root: root))
+    #expect(!FileManager.default.fileExists(atPath: root + "/Work/" + gone))
+    #expect(FileManager.default.fileExists(atPath: root + "/Work/" + running))
+  }
+
   @Test func fieldsChangedOnOneSideMergeAndTheSameFieldChangedOnBothIsAConflict() {
     let base = Reminder(
       id: "u", listID: "l", title: "Call", notes: "", priority: .none, extra: ["ical": .object(["lines": .array([])])])

@@ -61,7 +61,10 @@ import Testing
       // keep them as data.
       let cleaned = Self.withoutControlCharacters(text)
       if cleaned != text {
-        #expect(imported.errors.contains("(UID list-\(index)-" + text + ") [control-character]"), "\(imported.errors)")
+        // Printed with its control characters escaped, as every diagnostic is.
+        #expect(
+          imported.errors.contains("(UID list-\(index)-" + Self.escaped(text) + ") [control-character]"),
+          "\(imported.errors)")
       }
       #expect(list["name"]?.stringValue == "List \(index) " + cleaned)
       #expect(list["symbol"]?.stringValue == cleaned)
@@ -109,6 +112,32 @@ import Testing
   }
 
   /// The only `LIKE` of the store: typed UID prefixes match literally.
+  /// `text` as a diagnostic prints it: each control character but line breaks and tabs as
+  /// its escape.
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D: result.unicodeScalars.append(scalar)
+      case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029:
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// What a diagnostic quotes from outside (here a file's name) cannot reach the terminal as
+  /// an escape sequence or a bell (issue 41, finding 14).
+  @Test func controlCharactersADiagnosticQuotesAreEscaped() throws {
+    let bench = TestBench()
+    let path = bench.directory.write("bad\u{1B}[2J\u{07}.json", "{not json")
+    let result = bench.run(["import", path])
+    #expect(result.status == .dataError, "\(result.errors)")
+    #expect(!result.errors.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(result.errors)")
+    #expect(result.errors.contains("bad\\u{1B}[2J\\u{7}.json"), "\(result.errors)")
+  }
+
   @Test func uidPrefixesMatchLiterally() throws {
     let directory = TemporaryDirectory()
     let store = try Store(path: directory.file("store.sqlite"))

@@ -16,27 +16,31 @@ public enum RemconvBinary {
   public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
   /// A copy of the binary that another user can run wherever the clone sits (a 0700 home, a
-  /// `mktemp -d` folder): in the temporary folder, made once per build of it, the copies of
-  /// earlier builds removed.
+  /// `mktemp -d` folder): in the temporary folder, one per test process (two test runs at once
+  /// each have their own), removed when the process exits; copies of processes that are gone
+  /// are removed first.
   public static let pathForOtherUsers: String = {
     let temporary = FileManager.default.temporaryDirectory.path
-    let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? nil
-    let stamp = Int(modified?.timeIntervalSince1970 ?? 0)
-    let folder = temporary + "/remconv-binary-\(getuid())-\(stamp)"
-    let copy = folder + "/remconv"
-    if !FileManager.default.isExecutableFile(atPath: copy) {
-      for old in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
-      where old.hasPrefix("remconv-binary-\(getuid())-") {
-        try? FileManager.default.removeItem(atPath: temporary + "/" + old)
+    for old in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+    where old.hasPrefix("remconv-binary-") {
+      guard let pid = Int32(old.dropFirst("remconv-binary-".count)), kill(pid, 0) != 0, errno == ESRCH else {
+        continue
       }
-      try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      try? FileManager.default.copyItem(atPath: path, toPath: copy + ".part")
-      chmod(copy + ".part", 0o755)
-      chmod(folder, 0o755)
-      rename(copy + ".part", copy)
+      try? FileManager.default.removeItem(atPath: temporary + "/" + old)
     }
+    let folder = temporary + "/remconv-binary-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    chmod(folder, 0o755)
+    let copy = folder + "/remconv"
+    try? FileManager.default.copyItem(atPath: path, toPath: copy)
+    chmod(copy, 0o755)
+    atexit { try? FileManager.default.removeItem(atPath: RemconvBinary.otherUsersFolder) }
     return copy
   }()
+
+  private static var otherUsersFolder: String {
+    FileManager.default.temporaryDirectory.path + "/remconv-binary-\(getpid())"
+  }
 
   /// The fuzz harness's input replayer, beside the binary the tests run.
   public static let fuzzReplayer = BuiltProduct.locate("remconv-fuzz")

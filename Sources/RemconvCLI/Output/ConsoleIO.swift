@@ -87,8 +87,11 @@ public final class ConsoleIO {
   }
 
   /// Writes a line to standard error and flushes it, so it shows while work goes on.
+  /// Prints a line on stderr. What a message quotes from outside (a server's error body, a zip
+  /// entry's name, a file's text) cannot move the cursor or start an escape sequence: control
+  /// characters but line breaks and tabs are written as `\u{1B}`.
   public func printError(_ line: String) {
-    try? errors.write(line)
+    try? errors.write(TerminalText.escapingControls(line))
     try? errors.write(byte: 0x0A)
     try? errors.flush()
   }

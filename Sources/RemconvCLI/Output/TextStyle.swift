@@ -63,6 +63,22 @@ enum TerminalText {
   }
 
   /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+  /// `text` with each control character but line breaks and tabs written as its escape
+  /// (`\u{1B}`): a diagnostic keeps its lines and shows what it quotes.
+  static func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { isUnprintable($0) && !"\n\r\t".unicodeScalars.contains($0) })
+    else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if isUnprintable(scalar), !"\n\r\t".unicodeScalars.contains(scalar) {
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
   private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: true

@@ -114,7 +114,9 @@ extension Store: ReminderRepository {
   }
 
   public func children(of handle: ReminderHandle) throws -> [ReminderHandle] {
-    try childRowIDs(ofReminderRow: handle.ordinal).map(ReminderHandle.init)
+    try database.rows(
+      "SELECT id FROM reminders WHERE parent_id = ? ORDER BY id", [.integer(handle.ordinal)]
+    ).compactMap { $0.int(0).map(ReminderHandle.init) }
   }
 
   public func removeReminder(_ handle: ReminderHandle) throws {

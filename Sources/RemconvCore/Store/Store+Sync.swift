@@ -182,11 +182,4 @@ extension Store {
     try database.run(
       "DELETE FROM sync_items WHERE collection_id = ? AND href = ?", [.integer(collection), .text(href)])
   }
-
-  /// The reminders whose parent is `rowID` (its subtasks, one level).
-  public func childRowIDs(ofReminderRow rowID: Int64) throws -> [Int64] {
-    try database.rows("SELECT id FROM reminders WHERE parent_id = ? ORDER BY id", [.integer(rowID)]).compactMap {
-      $0.int(0)
-    }
-  }
 }

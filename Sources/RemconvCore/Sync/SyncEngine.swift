@@ -361,10 +361,6 @@ public final class SyncEngine {
     hasher.update(message)
     return Array(hasher.finalize().prefix(16))
   }
-
-  static func state(_ item: RemoteItem, _ reminder: Reminder) -> SyncItemState {
-    SyncItemState(href: item.href, etag: item.etag, uid: reminder.id, localDigest: digest(reminder))
-  }
 }
 
 /// An endpoint that reads its remote and only pretends to write: `sync --dry-run`.

@@ -142,6 +142,57 @@ import Testing
     #expect(Self.counts(try side.sync()) == SyncVdirTests.expected())
   }
 
+  /// Another client's item already has the file name a new reminder's UID gives
+  /// (issue 41, finding 3): the reminder goes up under another name, at the first sync.
+  @Test(arguments: Remote.allCases) func aNameTheRemoteUsesForAnotherUIDIsNotTakenAgain(_ kind: Remote) throws {
+    let side = try Side(kind)
+    side.add("Anchor", list: "Work")
+    _ = try side.sync()
+    try side.createRemote(
+      "Work", "taken-name.ics",
+      [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other//EN", "BEGIN:VTODO", "UID:someone-else@other",
+        "DTSTAMP:20261101T080000Z", "SUMMARY:Theirs", "END:VTODO", "END:VCALENDAR",
+      ])
+    let document =
+      #"{"format":"remconv","version":1,"lists":[{"id":"work","name":"Work","reminders":["#
+      + #"{"id":"taken-name","title":"Mine"}]}]}"#
+    #expect(side.bench.run(["import", "-", "--format", "json"], input: document).status == .ok)
+    let report = try side.sync()
+    #expect(Self.counts(report) == SyncVdirTests.expected(uploaded: 1, downloaded: 1), "\(report)")
+    #expect(try side.remoteBody("Work", uid: "taken-name").contains("SUMMARY:Mine"))
+    #expect(try side.remoteBody("Work", uid: "someone-else@other").contains("SUMMARY:Theirs"))
+    #expect(Self.counts(try side.sync()) == SyncVdirTests.expected())
+  }
+
+  /// One UID in two collections with different content (issue 41, finding 1): both stay, the
+  /// second under a UID derived from it (a `duplicate-uid` warning), which its item then takes;
+  /// no sync deletes either.
+  @Test(arguments: Remote.allCases) func oneUIDInTwoCollectionsKeepsBoth(_ kind: Remote) throws {
+    let side = try Side(kind)
+    side.add("Anchor", list: "Work")
+    side.add("Anchor", list: "Home")
+    _ = try side.sync()
+    for (list, summary) in [("Work", "At work"), ("Home", "At home")] {
+      try side.createRemote(
+        list, "twice.ics",
+        [
+          "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other//EN", "BEGIN:VTODO", "UID:twice@other",
+          "DTSTAMP:20261101T080000Z", "SUMMARY:\(summary)", "END:VTODO", "END:VCALENDAR",
+        ])
+    }
+    let first = side.bench.run(["sync", side.vdir == nil ? "dav" : "v", "--report", "json"])
+    #expect(first.status == .ok && first.errors.contains("duplicate-uid"), "\(first.errors)")
+    for _ in 0..<2 {
+      let report = try side.sync()
+      #expect(report["deletedRemote"]?.numberText == "0" && report["deletedLocal"]?.numberText == "0", "\(report)")
+    }
+    let titles = try (side.vdir ?? side.dav!.local).reminders().compactMap { $0["title"]?.stringValue }
+    #expect(titles.filter { $0.hasPrefix("At ") }.sorted() == ["At home", "At work"], "\(titles)")
+    #expect(try side.remoteBody("Work", uid: "twice@other").contains("SUMMARY:At work"))
+    #expect(Self.counts(try side.sync()) == SyncVdirTests.expected())
+  }
+
   @Test(arguments: Remote.allCases) func aParentCycleSentByTheRemoteIsBrokenAsAnImportBreaksIt(_ kind: Remote) throws {
     let side = try Side(kind)
     side.add("Anchor", list: "Work")

@@ -140,7 +140,10 @@ public final class MergeEngine {
     return merged
   }
 
-  public func consume(_ record: consuming SourceRecord) throws {
+  /// Merges one record; returns the UID a reminder is kept under (another than its own when the
+  /// source had its UID twice), nil for any other record.
+  @discardableResult
+  public func consume(_ record: consuming SourceRecord) throws -> String? {
     // Consumed, so the reminder moves on to the merge instead of being copied.
     switch consume record {
     case .list(let list):
@@ -150,7 +153,7 @@ public final class MergeEngine {
         lists[list.id] = try mergeList(list)
       }
     case .reminder(let reminder, let location):
-      try mergeReminder(reminder, at: location)
+      return try mergeReminder(reminder, at: location)
     case .skipped(let kind, _):
       report.skipped[kind, default: 0] += 1
     case .rejected(let reason, let location, let uid):
@@ -159,6 +162,7 @@ public final class MergeEngine {
     case .unchanged:
       report.unchanged += 1
     }
+    return nil
   }
 
   /// Whether the store holds a reminder stored from a record with this digest and not changed
@@ -365,7 +369,7 @@ public final class MergeEngine {
     }
   }
 
-  private func mergeReminder(_ source: consuming Reminder, at location: SourceLocation) throws {
+  private func mergeReminder(_ source: consuming Reminder, at location: SourceLocation) throws -> String {
     let digest = knownRecords?.take(forUID: source.id).map(stored)
     var incoming = Incoming(reminder: source, location: location, digest: digest)
     if let parentID = incoming.reminder.parentID, let storedUID = matchedUIDs[parentID] {
@@ -383,7 +387,9 @@ public final class MergeEngine {
     if incoming.warned || parent.isPending { incoming.digest = nil }
     let written: ReminderHandle
     if let existing {
-      guard let updated = try update(existing, with: &incoming, in: list, parent: parent) else { return }
+      guard let updated = try update(existing, with: &incoming, in: list, parent: parent) else {
+        return incoming.reminder.id
+      }
       written = updated
     } else {
       written = try repository.addReminder(
@@ -396,6 +402,7 @@ public final class MergeEngine {
       pendingParents.append(
         PendingParent(child: written, parentID: parentID, uid: incoming.reminder.id, location: location))
     }
+    return incoming.reminder.id
   }
 
   private func warning(_ code: String, _ message: String, for incoming: inout Incoming) {

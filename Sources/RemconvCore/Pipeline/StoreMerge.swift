@@ -33,7 +33,9 @@ public final class StoreMerge {
   /// What the merge did so far.
   public var report: ImportReport { engine.report }
 
-  public func consume(_ record: consuming SourceRecord) throws { try engine.consume(record) }
+  /// Merges one record (`MergeEngine.consume`); returns the UID a reminder is kept under.
+  @discardableResult
+  public func consume(_ record: consuming SourceRecord) throws -> String? { try engine.consume(record) }
 
   /// Merges one list and returns it as the store keeps it.
   public func merge(_ list: ReminderList) throws -> RepositoryList { try engine.merge(list) }

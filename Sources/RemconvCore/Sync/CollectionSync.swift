@@ -18,6 +18,9 @@ final class CollectionSync {
     var reminder: Reminder
     var item: RemoteItem?
     var agreement: MergeEngine.Agreement?
+    /// The UID the store keeps it under: another than its own when another collection's item
+    /// has its UID (the engine derives one; the item then goes up with it).
+    var storedUID: String?
   }
 
   private let store: Store
@@ -87,7 +90,8 @@ final class CollectionSync {
     var stateByHref: [String: SyncItemState] = [:]
     for state in states { stateByHref[state.href] = state }
     let remoteETags = try listRemote(states: states)
-    takenNames = Set(remoteETags.keys)
+    // A listing names items by href (a CalDAV path, percent-encoded), a create by file name.
+    takenNames = Set(remoteETags.keys.map(Self.fileName(ofHref:)))
     let (local, localOrder) = try readLocal()
 
     // What is new or changed on the remote is fetched; nothing else is.
@@ -270,6 +274,12 @@ final class CollectionSync {
 
   private func itemName(_ href: String) -> String { collection.href + "/" + href }
 
+  /// The file name an href ends in, decoded: what a create of that name would be answered with.
+  static func fileName(ofHref href: String) -> String {
+    let last = href.split(separator: "/").last.map(String.init) ?? href
+    return last.removingPercentEncoding ?? last
+  }
+
   /// An ETag the state may lack (a write's answer without one): "" matches nothing.
   private func etag(_ etag: String?) -> String { etag ?? "" }
 
@@ -384,7 +394,7 @@ final class CollectionSync {
     var index = 0
     while let record = try records.next() {
       let before = merge.report
-      try merge.consume(record)
+      downloads[index].storedUID = try merge.consume(record)
       let after = merge.report
       for conflict in after.conflicts.dropFirst(before.conflicts.count) {
         report.conflicts.append(
@@ -405,7 +415,9 @@ final class CollectionSync {
   /// beyond it: a merge of changes from both sides, a conflict copy.
   func recordStates() throws {
     for download in downloads {
-      guard let stored = try store.reminder(uid: download.reminder.id)?.reminder else { continue }
+      guard let stored = try store.reminder(uid: download.storedUID ?? download.reminder.id)?.reminder else {
+        continue
+      }
       let digest = SyncEngine.digest(stored)
       guard let item = download.item else {
         // A child linked by its parent's item: its own item stays as it is.

@@ -130,6 +130,21 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         if action == "close":
             self.close_connection = True
             return
+        if action == "drip":
+            # An answer whose bytes come one at a time, every `seconds`, never complete.
+            self.send_response(207)
+            self.send_header("Content-Type", "application/xml; charset=utf-8")
+            self.send_header("Content-Length", "1000000")
+            self.end_headers()
+            try:
+                for _ in range(int(rule.get("count", 600))):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(rule["seconds"])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if self.required_auth is not None and self.headers.get("Authorization") != self.required_auth:
             return self.answer(401, {"WWW-Authenticate": 'Basic realm="test"'}, b"")
         if action == "delay":

@@ -199,7 +199,7 @@ struct SyncCommand: Command {
     let storedTokens = try store.read { try store.syncCollections(remote: remote.rowID).map(\.syncToken) }
     let endpoint = try SyncEndpoints.endpoint(
       for: remote.configuration, password: password, discoveredHome: remote.discoveredHome,
-      storedTokens: storedTokens)
+      storedTokens: storedTokens, policy: HTTPPolicy.standard(environment: context.environment))
     let diagnostics = DiagnosticLog()
     diagnostics.onReport = { diagnostic in
       if diagnostic.severity == .warning { context.report(diagnostic) }

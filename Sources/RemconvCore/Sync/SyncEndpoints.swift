@@ -8,7 +8,8 @@ public enum SyncEndpoints {
   /// `storedTokens` the token the store holds for each of the remote's collections
   /// (`SyncCollectionState.syncToken`), which tell what the remote gives.
   public static func endpoint(
-    for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil, storedTokens: [String?] = []
+    for remote: RemoteConfiguration, password: String?, discoveredHome: String? = nil, storedTokens: [String?] = [],
+    policy: HTTPPolicy = .standard
   ) throws(SyncError) -> any SyncEndpoint {
     switch remote.kind {
     case .vdir(let path): return try VdirEndpoint(root: path)
@@ -20,8 +21,8 @@ public enum SyncEndpoints {
             + "add the remote again with its user and where its password comes from")
       }
       return try CalDAVEndpoint(
-        url: url, user: remote.user, password: password, knownHome: discoveredHome.flatMap { URL(string: $0) },
-        storedTokens: storedTokens)
+        url: url, user: remote.user, password: password, policy: policy,
+        knownHome: discoveredHome.flatMap { URL(string: $0) }, storedTokens: storedTokens)
     }
   }
 }

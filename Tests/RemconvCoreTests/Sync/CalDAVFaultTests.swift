@@ -51,6 +51,33 @@ import Testing
     #expect(setup.requests("PROPPATCH").filter { $0.rule == "status" }.count == 1)
   }
 
+  /// A server that drips its answer one byte at a time never trips the idle timeout; the
+  /// answer's own bound gives it up, each attempt, and then the server is unreachable
+  /// (issue 41, finding 11).
+  @Test func anAnswerThatDripsIsGivenUpAfterTheAnswerTimeout() throws {
+    var policy = HTTPPolicy.test
+    policy.answerTimeout = 1
+    policy.attempts = 2
+    let setup = try Setup(policy: policy)
+    try setup.proxy.setRules([.init(method: "PROPFIND", action: "drip", seconds: 0.2)])
+    let error = syncError { try setup.endpoint.collections() }
+    guard case .unreachable(let message) = error else { throw Failure("\(String(describing: error))") }
+    #expect(message.contains("after 2 attempts"), "\(message)")
+    #expect(setup.requests("PROPFIND").filter { $0.rule == "drip" }.count == 2)
+  }
+
+  @Test func theTimeoutsAreSetByTheEnvironmentAndABadValueIsNamed() throws {
+    let policy = try HTTPPolicy.standard(
+      environment: ["REMCONV_HTTP_IDLE_TIMEOUT": "12.5", "REMCONV_HTTP_ANSWER_TIMEOUT": "90"])
+    #expect(policy.requestTimeout == 12.5 && policy.answerTimeout == 90)
+    #expect(try HTTPPolicy.standard(environment: [:]).answerTimeout == HTTPPolicy.standard.answerTimeout)
+    for bad in ["0", "-3", "soon", "inf"] {
+      let error = syncError { try HTTPPolicy.standard(environment: ["REMCONV_HTTP_ANSWER_TIMEOUT": bad]) }
+      guard case .refused(let message) = error else { throw Failure("\(bad): \(String(describing: error))") }
+      #expect(message.contains("$REMCONV_HTTP_ANSWER_TIMEOUT"), "\(message)")
+    }
+  }
+
   @Test func aServerThatKeepsFailingIsUnreachableAfterBoundedAttempts() throws {
     let setup = try Setup()
     try setup.proxy.setRules([.init(method: "PROPFIND", action: "status", status: 503)])

@@ -57,8 +57,12 @@ struct HTTPCredentials: Sendable {
 
 /// How patient a client is: timeouts, retries and how many requests it has in flight.
 public struct HTTPPolicy: Sendable {
-  /// Seconds without a byte from the server before a request is given up (then retried).
+  /// Seconds without a byte from the server before a request is given up (then retried): a
+  /// server that does not answer, or does not accept the connection, is given up after it.
   public var requestTimeout: TimeInterval
+  /// Seconds a whole answer may take, however its bytes come: a server dripping one byte now and
+  /// then is given up after it (then retried).
+  public var answerTimeout: TimeInterval
   /// Attempts of one request before the server counts as unreachable.
   public var attempts: Int
   /// The wait after the first failed attempt; it doubles with each further one.
@@ -72,10 +76,12 @@ public struct HTTPPolicy: Sendable {
   public var maximumRedirects: Int
 
   public init(
-    requestTimeout: TimeInterval = 30, attempts: Int = 4, firstBackoff: TimeInterval = 0.5,
-    longestRetryAfter: TimeInterval = 120, maximumInFlight: Int = 4, maximumRedirects: Int = 10
+    requestTimeout: TimeInterval = 30, answerTimeout: TimeInterval = 300, attempts: Int = 4,
+    firstBackoff: TimeInterval = 0.5, longestRetryAfter: TimeInterval = 120, maximumInFlight: Int = 4,
+    maximumRedirects: Int = 10
   ) {
     self.requestTimeout = requestTimeout
+    self.answerTimeout = answerTimeout
     self.attempts = attempts
     self.firstBackoff = firstBackoff
     self.longestRetryAfter = longestRetryAfter
@@ -84,6 +90,24 @@ public struct HTTPPolicy: Sendable {
   }
 
   public static let standard = HTTPPolicy()
+
+  /// The standard policy with the timeouts `environment` sets: `REMCONV_HTTP_IDLE_TIMEOUT` and
+  /// `REMCONV_HTTP_ANSWER_TIMEOUT`, in seconds (docs/sync.md, "Limits and timeouts").
+  ///
+  /// - Throws: `SyncError.refused` naming the variable whose value is not a positive number.
+  public static func standard(environment: [String: String]) throws(SyncError) -> HTTPPolicy {
+    var policy = HTTPPolicy.standard
+    func seconds(_ name: String) throws(SyncError) -> TimeInterval? {
+      guard let text = environment[name] else { return nil }
+      guard let value = TimeInterval(text), value > 0, value.isFinite else {
+        throw .refused("$\(name) is '\(text)', not a positive number of seconds")
+      }
+      return value
+    }
+    if let idle = try seconds("REMCONV_HTTP_IDLE_TIMEOUT") { policy.requestTimeout = idle }
+    if let answer = try seconds("REMCONV_HTTP_ANSWER_TIMEOUT") { policy.answerTimeout = answer }
+    return policy
+  }
 }
 
 /// A blocking HTTP client over Foundation's URLSession (FoundationNetworking, libcurl
@@ -251,8 +275,14 @@ final class HTTPClient: @unchecked Sendable {
     let task = session.dataTask(with: urlRequest)
     let exchange = events.begin(task.taskIdentifier)
     task.resume()
-    exchange.done.wait()
+    let answered = exchange.done.wait(timeout: .now() + policy.answerTimeout) == .success
+    if !answered {
+      task.cancel()
+      // The cancel completes the task; the wait is bounded should it not.
+      _ = exchange.done.wait(timeout: .now() + policy.requestTimeout)
+    }
     events.end(task.taskIdentifier)
+    if !answered { return .failure(.transport(URLError(.timedOut))) }
     if exchange.challenged { return .failure(.challenged) }
     if let error = exchange.error {
       return .failure(.transport(error as? URLError ?? URLError(.unknown)))

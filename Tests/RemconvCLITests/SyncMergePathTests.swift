@@ -87,6 +87,10 @@ import Testing
       }
     }
 
+    func reminderUID(titled title: String) throws -> String {
+      try #require(try (vdir ?? dav!.local).reminders().first { $0["title"]?.stringValue == title }?["id"]?.stringValue)
+    }
+
     func reminder(_ uid: String) throws -> JSONValue {
       try #require(try (vdir ?? dav!.local).reminders().first { $0["id"]?.stringValue == uid })
     }
@@ -191,6 +195,43 @@ import Testing
     #expect(titles.filter { $0.hasPrefix("At ") }.sorted() == ["At home", "At work"], "\(titles)")
     #expect(try side.remoteBody("Work", uid: "twice@other").contains("SUMMARY:At work"))
     #expect(Self.counts(try side.sync()) == SyncVdirTests.expected())
+  }
+
+  /// An item larger than remconv reads is skipped and named, and the rest syncs; a reminder
+  /// whose item the remote could not give back is not written (issue 41, finding 12).
+  @Test(arguments: Remote.allCases) func anItemTooLargeToReadBackIsSkippedAndTheRestSyncs(_ kind: Remote) throws {
+    let side = try Side(kind)
+    side.add("Anchor", list: "Work")
+    _ = try side.sync()
+    // Notes of 10.5 MB: within an item's 16 MiB, beyond what a CalDAV answer may hold for one.
+    let notes = String(repeating: "a & b < c\n", count: 1_050_000)
+    let document = JSONText.encode(
+      .object([
+        "format": .string("remconv"), "version": .number("1"),
+        "lists": .array([
+          .object([
+            "id": .string("work"), "name": .string("Work"),
+            "reminders": .array([.object(["id": .string("huge"), "title": .string("Huge"), "notes": .string(notes)])]),
+          ])
+        ]),
+      ]))
+    #expect(side.bench.run(["import", "-", "--format", "json"], input: document).status == .ok)
+    if let vdir = side.vdir {
+      // A vdir item beyond the 48 MiB remconv reads, written by someone else.
+      let path = vdir.vdir + "/Work/huge-other.ics"
+      FileManager.default.createFile(atPath: path, contents: Data(count: InputLimits.maximumRawItemSize + 1))
+    }
+    side.add("Small", list: "Work")
+    for _ in 0..<2 {
+      let report = try side.sync()
+      let skipped = report["skipped"]?.arrayValue?.compactMap { $0["reason"]?.stringValue } ?? []
+      if side.vdir != nil {
+        #expect(skipped.contains { $0.hasPrefix("not read: ") }, "\(skipped)")
+      } else {
+        #expect(skipped.contains { $0.hasPrefix("huge is not written") }, "\(skipped)")
+      }
+    }
+    #expect(try side.remoteBody("Work", uid: side.reminderUID(titled: "Small")).contains("SUMMARY:Small"))
   }
 
   @Test(arguments: Remote.allCases) func aParentCycleSentByTheRemoteIsBrokenAsAnImportBreaksIt(_ kind: Remote) throws {

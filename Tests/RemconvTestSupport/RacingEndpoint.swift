@@ -35,6 +35,7 @@ public final class RacingEndpoint<Inner: SyncEndpoint>: SyncEndpoint {
   public func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
     try inner.fetch(hrefs, in: collection)
   }
+  public func cannotReadBack(_ body: [UInt8]) -> String? { inner.cannotReadBack(body) }
   public func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError)
     -> [RemoteWriteResult]
   {

@@ -284,6 +284,10 @@ final class CollectionSync {
   private func etag(_ etag: String?) -> String { etag ?? "" }
 
   private func decode(_ item: RemoteItem) -> Reminder? {
+    if let reason = item.unread {
+      skip(item.href, "not read: \(reason)")
+      return nil
+    }
     do {
       switch try codec.decode(item.body, name: itemName(item.href), in: list, links: links) {
       case .reminder(var reminder):
@@ -305,6 +309,11 @@ final class CollectionSync {
     then: @escaping () throws -> Void = {}
   ) throws {
     let body = try codec.encode(reminder)
+    if let reason = endpoint.cannotReadBack(body) {
+      // What could not be fetched again would stop every later sync of the collection.
+      skip(href ?? VdirNames.item(reminder.id) + ".ics", "\(reminder.id) is not written: its item would be \(reason)")
+      return
+    }
     let write: RemoteWrite
     if let href, let etag {
       write = .update(href: href, etag: etag, body: body)

@@ -45,6 +45,10 @@ public protocol SyncEndpoint: AnyObject {
   /// Removes what a sync stopped by a signal left in a collection (a vdir's staged files);
   /// a sync that writes calls it before its writes, a dry run never.
   func removeLeftovers(in collection: RemoteCollection) throws(SyncError)
+
+  /// Why an item of these bytes could not be read back from this remote (larger than what a
+  /// fetch reads), or nil: such an item is never written.
+  func cannotReadBack(_ body: [UInt8]) -> String?
 }
 
 extension SyncEndpoint {
@@ -88,11 +92,15 @@ public struct RemoteItem: Sendable {
   public var href: String
   public var etag: String
   public var body: [UInt8]
+  /// Why the item's bytes were not read (larger than an item may be): it is skipped and
+  /// reported, and the rest syncs.
+  public var unread: String?
 
-  public init(href: String, etag: String, body: [UInt8]) {
+  public init(href: String, etag: String, body: [UInt8], unread: String? = nil) {
     self.href = href
     self.etag = etag
     self.body = body
+    self.unread = unread
   }
 }
 

@@ -399,6 +399,8 @@ final class DryRunEndpoint: SyncEndpoint {
     return try remote.fetch(hrefs, in: collection)
   }
 
+  func cannotReadBack(_ body: [UInt8]) -> String? { remote.cannotReadBack(body) }
+
   func apply(_ writes: [RemoteWrite], in collection: RemoteCollection) throws(SyncError) -> [RemoteWriteResult] {
     writes.map { write in
       switch write {

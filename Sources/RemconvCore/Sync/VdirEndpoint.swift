@@ -83,6 +83,11 @@ public final class VdirEndpoint: SyncEndpoint {
       let path = folder + "/" + href
       // The ETag first: a change after it is seen at the next sync, never hidden by it.
       guard let etag = Self.etag(of: path) else { continue }
+      var status = stat()
+      if lstat(path, &status) == 0, Int(status.st_size) > InputLimits.maximumRawItemSize {
+        items.append(RemoteItem(href: href, etag: etag, body: [], unread: Self.tooLarge(Int(status.st_size))))
+        continue
+      }
       do {
         let reader = try ByteReader.open(path: path, followingLinks: false)
         items.append(
@@ -182,6 +187,14 @@ public final class VdirEndpoint: SyncEndpoint {
     var status = stat()
     guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
     return "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec);\(status.st_size);\(status.st_ino)"
+  }
+
+  public func cannotReadBack(_ body: [UInt8]) -> String? {
+    body.count > InputLimits.maximumRawItemSize ? Self.tooLarge(body.count) : nil
+  }
+
+  static func tooLarge(_ size: Int) -> String {
+    "\(size) bytes, more than the \(InputLimits.maximumRawItemSize) bytes an item may have"
   }
 
   static let stagePrefix = ".remconv-sync-"

@@ -218,6 +218,24 @@ public final class CalDAVEndpoint: SyncEndpoint {
     return .full(items: items, token: state?.token)
   }
 
+  /// The longest `calendar-data` libxml2 reads as one text (its `XML_MAX_TEXT_LENGTH`, kept):
+  /// an item whose data, escaped as XML, is longer would make the whole answer unreadable.
+  static let longestItemText = 10_000_000
+
+  public func cannotReadBack(_ body: [UInt8]) -> String? {
+    // `&`, `<` and `>` are escaped in an answer (`&amp;`, `&lt;`, `&gt;`), a CR as `&#13;`.
+    let escaped = body.reduce(0) { length, byte in
+      switch byte {
+      case UInt8(ascii: "&"): length + 5
+      case UInt8(ascii: "<"), UInt8(ascii: ">"), 0x0D: length + 4
+      default: length + 1
+      }
+    }
+    guard escaped > Self.longestItemText else { return nil }
+    return "\(body.count) bytes (\(escaped) in an answer), more than the \(Self.longestItemText) a server's "
+      + "answer may hold for one item"
+  }
+
   public func fetch(_ hrefs: [String], in collection: RemoteCollection) throws(SyncError) -> [RemoteItem] {
     let url = try self.url(forPath: collection.href)
     let wanted = Set(hrefs)
